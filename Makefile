@@ -1,0 +1,96 @@
+# Two commands for a newcomer: `make run` and `make test`. Everything else is a step of those.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+export PYTHONDONTWRITEBYTECODE := 1
+export CHROMIUM_PATH ?= /usr/bin/chromium
+
+.PHONY: run test bench install system-deps python-deps node-deps migrate seed build-web collectstatic \
+        serve lint typecheck test-web test-py clean
+
+## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
+run: install migrate seed build-web collectstatic
+	@echo
+	@echo "Open one of the demo partners:"
+	@echo "  http://autohaus.localhost:$(PORT)/    standard partner (Autohaus Sonnenschein)"
+	@echo "  http://stadtwerk.localhost:$(PORT)/   utility partner (Stadtwerke Musterstadt)"
+	@echo "  http://wallbox.localhost:$(PORT)/     wallbox partner (Voltbox)"
+	@echo "  http://inaktiv.localhost:$(PORT)/     deactivated partner"
+	@echo "  http://localhost:$(PORT)/admin/       platform admin (manage.py createsuperuser first)"
+	@echo "  http://autohaus.localhost:$(PORT)/api/docs   API documentation"
+	@echo
+	$(MAKE) --no-print-directory serve
+
+serve:
+	$(VENV)/bin/gunicorn config.wsgi:application --chdir platform --bind $(HOST):$(PORT) \
+		--workers 2 --threads 4 --access-logfile - --graceful-timeout 5
+
+## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
+test: install build-web lint typecheck test-web test-py
+
+install: system-deps python-deps node-deps
+
+# Debian packages the project needs (Chromium for the browser tests), when we are root.
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Chromium from Debian's packages"; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core >/dev/null \
+			|| { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core >/dev/null; }; \
+		else \
+			echo "Chromium is missing: install Debian's 'chromium' package for the browser tests"; \
+		fi; \
+	fi
+
+python-deps: $(VENV)/.installed
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q ".[dev]"
+	rm -rf build *.egg-info
+	touch $@
+
+node-deps: node_modules/.installed
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+migrate: python-deps
+	$(MANAGE) migrate_all -v 0
+
+seed: python-deps
+	$(MANAGE) seed_demo
+
+build-web: node-deps
+	npm run --silent build:web
+
+collectstatic: python-deps
+	$(MANAGE) collectstatic --noinput -v 0
+
+lint: python-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: python-deps node-deps
+	$(VENV)/bin/mypy
+	npm run --silent typecheck:web
+
+test-web: node-deps
+	npm run --silent test:web
+
+test-py: python-deps
+	$(PY) -m pytest
+
+## make bench: the measured figures (ratios against a baseline of the same run)
+bench: install build-web
+	$(PY) -m pytest tests/bench -s -p no:randomly --no-header -q
+
+clean:
+	rm -rf web/dist var/cache var/static build

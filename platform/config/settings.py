@@ -1,0 +1,190 @@
+"""One settings module, driven by environment variables with safe development defaults.
+
+Production differs by variables only (DEBUG=0, SECRET_KEY, DATABASE_URL, REDIS_URL,
+BASE_DOMAIN, ...), never by code paths.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+from config.embedded_db import embedded_database_url
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
+if not SECRET_KEY:
+    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+
+# Partner sites live on {subdomain}.{BASE_DOMAIN}; the bare BASE_DOMAIN is the public host.
+BASE_DOMAIN = os.environ.get("BASE_DOMAIN", "localhost")
+PUBLIC_HOSTS = [BASE_DOMAIN, *env_list("PUBLIC_HOSTS", "127.0.0.1")]
+# Hosts are validated by tenants.middleware.PartnerMiddleware against the Domain table
+# (custom partner domains included) and PUBLIC_HOSTS; nothing unknown reaches a view.
+ALLOWED_HOSTS = ["*"]
+# The config-call benchmark's baseline endpoint (tests/bench); off unless asked for.
+BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
+
+SHARED_APPS = [
+    "django_tenants",
+    "tenants",
+    "django.contrib.contenttypes",
+    "django.contrib.auth",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.admin",
+    "django.contrib.staticfiles",
+    "ninja",
+]
+TENANT_APPS = [
+    "django.contrib.contenttypes",
+]
+INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
+
+TENANT_MODEL = "tenants.Partner"
+TENANT_DOMAIN_MODEL = "tenants.Domain"
+# The migrated schema every new partner is cloned from (see tenants.services).
+TENANT_TEMPLATE_SCHEMA = "partner_template"
+
+MIDDLEWARE = [
+    "tenants.middleware.PartnerMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls_tenant"
+PUBLIC_SCHEMA_URLCONF = "config.urls_public"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "config.wsgi.application"
+
+
+def database_from_url(url: str) -> dict[str, object]:
+    parsed = urlparse(url)
+    query = parse_qs(parsed.query)
+    host = unquote(parsed.hostname or "") or query.get("host", [""])[0]
+    return {
+        "ENGINE": "django_tenants.postgresql_backend",
+        "NAME": unquote(parsed.path.lstrip("/")),
+        "USER": unquote(parsed.username or ""),
+        "PASSWORD": unquote(parsed.password or ""),
+        "HOST": host,
+        "PORT": str(parsed.port or ""),
+        # Bounded connection age: each connection caches the catalogue of every schema it
+        # touched; recycling keeps that memory in check with many partners.
+        "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
+        "CONN_HEALTH_CHECKS": True,
+        "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_thg")},
+    }
+
+
+DATABASE_URL = os.environ.get("DATABASE_URL") or embedded_database_url(BASE_DIR)
+DATABASES = {"default": database_from_url(DATABASE_URL)}
+DATABASE_ROUTERS = ("django_tenants.routers.TenantSyncRouter",)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_FUNCTION": "django_tenants.cache.make_key",
+            "REVERSE_KEY_FUNCTION": "django_tenants.cache.reverse_key",
+        }
+    }
+else:
+    # File cache: shared by every process of the default run (gunicorn workers, commands),
+    # so a partner change made in one process reaches the others.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+            "KEY_FUNCTION": "django_tenants.cache.make_key",
+            "REVERSE_KEY_FUNCTION": "django_tenants.cache.reverse_key",
+        }
+    }
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "de"
+TIME_ZONE = "Europe/Berlin"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+MEDIA_URL = "/media/"
+MEDIA_ROOT = VAR_DIR / "media"
+
+# The built web app: index.html for every app route, its files served at the site root.
+WEB_DIST = Path(os.environ.get("WEB_DIST", BASE_DIR / "web" / "dist"))
+WHITENOISE_ROOT = WEB_DIST if WEB_DIST.is_dir() else None
+WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_KEEP_ONLY_HASHED_FILES = False
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_HSTS_SECONDS = 0 if DEBUG else 31_536_000
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # The embedded server's bookkeeping, not ours to read.
+        "pgserver": {"level": "WARNING"},
+    },
+}

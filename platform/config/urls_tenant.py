@@ -1,0 +1,13 @@
+"""URLs on a partner's host: the API, the back-office admin and the web app."""
+
+from django.contrib import admin
+from django.urls import path, re_path
+
+from config.api import api
+from config.views import web_app
+
+urlpatterns = [
+    path("api/", api.urls),
+    path("admin/", admin.site.urls),
+    re_path(r"^(?!api/|admin/|static/|media/).*$", web_app, name="web-app"),
+]

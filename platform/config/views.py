@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+
+_index: tuple[float, bytes] | None = None
+
+
+def web_app(request: HttpRequest) -> HttpResponse:
+    """The built React app's index.html, for every route of the app."""
+    global _index
+    index = settings.WEB_DIST / "index.html"
+    try:
+        mtime = index.stat().st_mtime
+    except FileNotFoundError:
+        return HttpResponse(
+            "The web app is not built yet: run `make run` (or `npm run build:web`).",
+            status=503,
+            content_type="text/plain; charset=utf-8",
+        )
+    if _index is None or _index[0] != mtime:
+        _index = (mtime, index.read_bytes())
+    return HttpResponse(
+        _index[1], content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+    )

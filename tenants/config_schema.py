@@ -1,0 +1,311 @@
+"""The partner configuration of spec/registration-flow.md section 3, as a typed schema.
+
+Every field has the spec's default, so `PartnerConfig()` is a complete, valid configuration
+and a partner only stores what differs. Unknown keys are refused (a typo in a key would
+otherwise silently do nothing). HTML fields are sanitised with nh3 while validating, so
+whatever passes validation is safe to store and to serve.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+import warnings
+from typing import Annotated, Any, Literal
+
+import nh3
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+ASSET_URL = re.compile(
+    r"^(?:https?://[^\s\"'<>]+|/[^\s\"'<>]*|data:image/(?:png|jpeg|webp|gif|svg\+xml);base64,[A-Za-z0-9+/=]+)$"
+)
+WEB_URL = re.compile(r"^https?://[^\s\"'<>]+$")
+
+# Fonts the web app ships itself (self-hosted, no third-party font service).
+FontFamily = Literal["Open Sans", "Roboto", "Lato", "Montserrat", "Inter"]
+
+# Tags a partner may use in impressum, privacy text and advertisement free text.
+ALLOWED_TAGS = {
+    "a",
+    "b",
+    "br",
+    "div",
+    "em",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "li",
+    "ol",
+    "p",
+    "span",
+    "strong",
+    "u",
+    "ul",
+    "img",
+    "small",
+    "sub",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+}
+ALLOWED_ATTRIBUTES = {
+    "a": {"href", "title", "target"},
+    "img": {"src", "alt", "width", "height"},
+    "td": {"colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+}
+
+
+def sanitize_html(value: str) -> str:
+    return nh3.clean(
+        value,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto", "tel"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def _hex_color(value: str) -> str:
+    if not HEX_COLOR.match(value):
+        raise ValueError("Enter a colour as #rgb, #rrggbb or #rrggbbaa.")
+    return value.lower()
+
+
+def _asset_url(value: str | None) -> str | None:
+    if value in (None, ""):
+        return None
+    assert value is not None
+    if not ASSET_URL.match(value):
+        raise ValueError("Enter an http(s) URL, a path starting with / or a base64 image data URL.")
+    return value
+
+
+def _web_url(value: str) -> str:
+    if value and not WEB_URL.match(value):
+        raise ValueError("Enter an http(s) URL.")
+    return value
+
+
+def _base64_text(value: str) -> str:
+    if not value:
+        return value
+    try:
+        base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise ValueError("Enter the text base64-encoded (UTF-8).") from exc
+    return value
+
+
+Color = Annotated[str, AfterValidator(_hex_color)]
+AssetUrl = Annotated[str | None, AfterValidator(_asset_url)]
+WebUrl = Annotated[str, AfterValidator(_web_url)]
+Base64Text = Annotated[str, AfterValidator(_base64_text)]
+Html = Annotated[str, AfterValidator(sanitize_html)]
+Text = Annotated[str, Field(max_length=5000)]
+ShortText = Annotated[str, Field(max_length=300)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, validate_default=True)
+
+
+with warnings.catch_warnings():
+    # `register` is the spec's key; pydantic warns that it shadows BaseModel.register.
+    warnings.filterwarnings("ignore", message='Field name "register"')
+
+    class WelcomePage(Strict):
+        title: ShortText = "Jetzt THG-Prämie sichern"
+        register: Text = "Registrieren Sie Ihr Elektrofahrzeug und erhalten Sie Ihre jährliche THG-Prämie."
+        four_steps: ShortText = "In vier Schritten zur Prämie"
+        step1: ShortText = "Bedingungen akzeptieren"
+        step2: ShortText = "E-Mail-Adresse bestätigen"
+        step3: ShortText = "Fahrzeugschein fotografieren oder hochladen"
+        step4: ShortText = "Auszahlungsdaten angeben"
+        by_line: ShortText = ""
+
+
+class FaqItem(Strict):
+    question: ShortText
+    answer: Text
+
+
+class LoginPage(Strict):
+    intro: Text = "Bitte geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link zur Bestätigung."
+    contract_number: ShortText = ""
+    invalid_login: ShortText = "Die Anmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut."
+    display_partner_variable: bool = False
+
+
+class TermsPage(Strict):
+    agreed: Text = "Ich akzeptiere die Allgemeinen Geschäftsbedingungen."
+    display_checkbox_free_text_permission: bool = False
+    free_text_permission_text: Text = ""
+    make_free_text_mandatory: bool = False
+    tnc_title: ShortText = "Teilnahmebedingungen"
+    show_email_promotions_flag: bool = False
+    email_promotions_text: Text = ""
+    fly_out_text: Text = ""
+
+
+class DocumentPage(Strict):
+    text: Base64Text = ""
+    file: AssetUrl = None
+
+
+class FinishPage(Strict):
+    text: Base64Text = ""
+    title: ShortText = "Vielen Dank für Ihre Registrierung!"
+    countdown_seconds: int = Field(default=0, ge=0, le=600)
+    is_auto_redirect_enabled: bool = False
+    is_button_redirect_enabled: bool = False
+    redirect_url: WebUrl = ""
+
+
+PaymentOption = Literal["NONE", "BANK", "CHARGECARD", "BANKORCHARGECARD", "BANKANDOPTIONALCHARGECARD"]
+
+
+class PaymentPage(Strict):
+    payment_option: PaymentOption = "BANK"
+    title: ShortText = "Auszahlung"
+    text_details: Text = ""
+    input_field_text: ShortText = ""
+    chargecard_placeholder_text: ShortText = "Ladekarten-ID"
+    client_detail_label: ShortText = "Ihre Daten"
+    text_for_bank: Text = "Die Prämie wird auf Ihr Bankkonto überwiesen."
+    text_for_chargecard: Text = "Die Prämie wird Ihrer Ladekarte gutgeschrieben."
+    text_for_bank_or_chargecard: Text = (
+        "Wählen Sie, ob die Prämie auf Ihr Bankkonto oder Ihre Ladekarte ausgezahlt wird."
+    )
+    text_for_bank_and_optional_chargecard: Text = (
+        "Die Prämie wird auf Ihr Bankkonto überwiesen; optional können Sie Ihre Ladekarten-ID angeben."
+    )
+    placeholder_payment_option: ShortText = "Auszahlungsart wählen"
+    placeholder_first_name: ShortText = "Vorname"
+    placeholder_last_name: ShortText = "Nachname"
+
+
+class Pages(Strict):
+    welcome: WelcomePage = WelcomePage()
+    faq: list[FaqItem] = Field(default_factory=list, max_length=100)
+    login: LoginPage = LoginPage()
+    terms: TermsPage = TermsPage()
+    termsdetails: DocumentPage = DocumentPage()
+    privacydetails: DocumentPage = DocumentPage()
+    next_year_termsdetails: DocumentPage = DocumentPage()
+    next_year_privacydetails: DocumentPage = DocumentPage()
+    finish: FinishPage = FinishPage()
+    payment: PaymentPage = PaymentPage()
+
+
+class Colors(Strict):
+    gradient_start: Color = "#0b6e4f"
+    gradient_end: Color = "#08a045"
+    button: Color = "#0b6e4f"
+    button_text: Color = "#ffffff"
+    circle: Color = "#08a045"
+    text: Color = "#1f2933"
+    input_border: Color = "#9aa5b1"
+    desktop_box: Color = "#ffffff"
+    desktop_button: Color = "#0b6e4f"
+
+
+class QaCreateChoices(Strict):
+    current_year: bool = True
+    next_year: bool = False
+    current_year_title: ShortText = "Aktuelles Quotenjahr"
+    current_year_subtext: Text = ""
+    next_year_title: ShortText = "Nächstes Quotenjahr"
+    next_year_subtext: Text = ""
+    no_allowed_registration_years_message: Text = ""
+    no_price_available: Text = "Für dieses Jahr ist noch kein Preis verfügbar."
+    placeholder_message: Text = ""
+
+
+class PartnerAdvertisement(Strict):
+    id: int | None = None
+    type: Literal["image", "freetext"] = "image"
+    freetext: Html = ""
+    image: AssetUrl = None
+    url: WebUrl = ""
+    enabled: bool = False
+
+
+class Wallbox(Strict):
+    """Branding only wallbox partners use: a header image above every screen and its text."""
+
+    header_image: AssetUrl = None
+    info_text: Text = ""
+
+
+class PartnerConfig(Strict):
+    pages: Pages = Pages()
+    colors: Colors = Colors()
+    page_title: ShortText = "THG-Quote"
+    detail: Text = ""
+    favicon: AssetUrl = None
+    logo: AssetUrl = None
+    by_provider_gmbh: bool = False
+    provider_is_contractual_partner: bool = False
+    font_family: FontFamily = "Open Sans"
+    item_alignment: Literal["left", "center", "right"] = "center"
+    display_title_dot: bool = False
+    partner: ShortText = ""
+    authentication_flow: Literal["link", "otp"] = "link"
+    faq_youtube_video_link: WebUrl = ""
+    gtm_id: Annotated[str, Field(max_length=40, pattern=r"^[A-Za-z0-9-]*$")] = ""
+    enable_private_business_registration: bool = False
+    show_gender_option: bool = True
+    gender_option: Literal[1, 2, 3] = 1
+    show_impressum: bool = False
+    impressum_details: Html = ""
+    show_data_privacy: bool = False
+    data_privacy_text: Html = ""
+    end_user_portal_enable: bool = False
+    show_client_fee_euro_amount: bool = False
+    qa_create_choices: QaCreateChoices = QaCreateChoices()
+    partneradvertisement: PartnerAdvertisement = PartnerAdvertisement()
+    wallbox: Wallbox = Wallbox()
+
+
+class ConfigErrors(ValueError):
+    """Invalid configuration, with one message per field path ('pages.finish.redirect_url')."""
+
+    def __init__(self, errors: dict[str, list[str]]):
+        self.errors = errors
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in errors.items()))
+
+
+def _message(error: Any) -> str:
+    message = str(error["msg"])
+    return message.removeprefix("Value error, ")
+
+
+def config_validate(data: Any) -> PartnerConfig:
+    """Validate a stored or submitted configuration; raise ConfigErrors keyed by field path."""
+    if data is None:
+        data = {}
+    try:
+        return PartnerConfig.model_validate(data)
+    except ValidationError as exc:
+        errors: dict[str, list[str]] = {}
+        for error in exc.errors():
+            path = ".".join(str(part) for part in error["loc"]) or "config"
+            errors.setdefault(path, []).append(_message(error))
+        raise ConfigErrors(errors) from None
+
+
+def config_normalise(data: Any) -> dict[str, Any]:
+    """The configuration as stored: validated, sanitised, every default filled in."""
+    return config_validate(data).model_dump(mode="json")

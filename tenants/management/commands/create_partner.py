@@ -1,0 +1,46 @@
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tenants.models import PartnerKind
+from tenants.services import partner_host, partner_provision
+
+
+class Command(BaseCommand):
+    help = "Provision a partner: its schema (cloned from the template), domains and configuration."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("subdomain")
+        parser.add_argument("name")
+        parser.add_argument("--kind", choices=PartnerKind.values, default=PartnerKind.STANDARD)
+        parser.add_argument("--config", type=Path, help="JSON file with the partner configuration")
+        parser.add_argument("--domain", help="an additional custom domain, e.g. thg.example.de")
+        parser.add_argument("--inactive", action="store_true", help="provision with the frontend off")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        config = None
+        if options["config"]:
+            try:
+                config = json.loads(options["config"].read_text(encoding="utf-8"))
+            except (OSError, json.JSONDecodeError) as exc:
+                raise CommandError(f"Cannot read the configuration: {exc}") from exc
+        try:
+            partner = partner_provision(
+                subdomain=options["subdomain"],
+                name=options["name"],
+                kind=options["kind"],
+                config=config,
+                frontend_active=not options["inactive"],
+                custom_domain=options["domain"],
+            )
+        except ValidationError as exc:
+            lines = [
+                f"{field}: {message}" for field, messages in exc.message_dict.items() for message in messages
+            ]
+            raise CommandError("\n".join(lines)) from exc
+        self.stdout.write(
+            f"Partner {partner.subdomain} is live at http://{partner_host(partner.subdomain)}:8000/"
+        )

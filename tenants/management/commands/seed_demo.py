@@ -1,0 +1,26 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from tenants.demo import DEMO_PARTNERS
+from tenants.models import Partner
+from tenants.services import partner_host, partner_provision, partner_update
+
+
+class Command(BaseCommand):
+    help = "Provision (or bring up to date) the demo partners; safe to run again."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for demo in DEMO_PARTNERS:
+            existing = Partner.objects.filter(subdomain=demo["subdomain"]).first()
+            if existing is None:
+                partner_provision(**demo)
+                verb = "created"
+            else:
+                fields = {key: value for key, value in demo.items() if key != "subdomain"}
+                partner_update(partner=existing, **fields)
+                verb = "up to date"
+            state = "" if demo["frontend_active"] else " (deactivated)"
+            self.stdout.write(
+                f"  {demo['kind']:<9} http://{partner_host(demo['subdomain'])}:8000/  {verb}{state}"
+            )

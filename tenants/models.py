@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.validators import RegexValidator
+from django.db import models, transaction
+from django_tenants.models import DomainMixin, TenantMixin
+
+SUBDOMAIN_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
+SUBDOMAIN_MESSAGE = "Use letters, digits and hyphens only (not at the start or end), at most 63 characters."
+SUBDOMAIN_EXISTS = "Partner with this Subdomain already exists"
+
+
+class PartnerKind(models.TextChoices):
+    STANDARD = "standard", "Standard"
+    UTILITY = "utility", "Energy utility"
+    WALLBOX = "wallbox", "Wallbox maker"
+
+
+class Partner(TenantMixin):
+    # Annotated by hand: TenantMixin comes untyped, so the Django plugin cannot infer them.
+    subdomain: models.CharField[str, str] = models.CharField(
+        "Subdomain",
+        max_length=63,
+        unique=True,
+        validators=[RegexValidator(SUBDOMAIN_PATTERN, SUBDOMAIN_MESSAGE)],
+        error_messages={"unique": SUBDOMAIN_EXISTS},
+    )
+    name: models.CharField[str, str] = models.CharField(max_length=200)
+    kind: models.CharField[str, str] = models.CharField(max_length=16, choices=PartnerKind.choices, default=PartnerKind.STANDARD)
+    frontend_active: models.BooleanField[bool, bool] = models.BooleanField(default=True)
+    # The normalised configuration (tenants.config_schema), every default filled in.
+    config = models.JSONField(default=dict, blank=True)
+    # Bumped on every save: keys the cached config response and its ETag.
+    config_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(default=1, editable=False)
+    created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
+    updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+
+    # Schemas are cloned from the template by tenants.services.partner_provision.
+    auto_create_schema = False
+    auto_drop_schema = True
+
+    class Meta:
+        ordering = ["subdomain"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.subdomain})"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from tenants.directory import directory
+
+        if self.pk is not None:
+            self.config_version += 1
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None:
+                kwargs["update_fields"] = {*update_fields, "config_version", "updated_at"}
+        super().save(*args, **kwargs)
+        transaction.on_commit(directory.invalidate)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        from tenants.directory import directory
+
+        result = super().delete(*args, **kwargs)
+        transaction.on_commit(directory.invalidate)
+        return result
+
+
+class Domain(DomainMixin):
+    domain: str
+    tenant: Partner
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        from tenants.directory import directory
+
+        self.domain = self.domain.lower()
+        super().save(*args, **kwargs)
+        transaction.on_commit(directory.invalidate)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        from tenants.directory import directory
+
+        result = super().delete(*args, **kwargs)
+        transaction.on_commit(directory.invalidate)
+        return result

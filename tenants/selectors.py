@@ -1,0 +1,39 @@
+"""Partner reads."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+from tenants.models import Partner
+from themes.compiler import COMPILER_VERSION, theme_compile
+
+_payload_lock = threading.Lock()
+# (partner id, config version) -> (etag, body). Bounded by the number of partners a
+# process serves; an old version is replaced when the partner changes.
+_payloads: dict[int, tuple[int, str, bytes]] = {}
+
+
+def partner_config(partner: Partner) -> dict[str, Any]:
+    """The configuration answer of `GET /api/configs/{subdomain}/`."""
+    return {
+        **partner.config,
+        "frontend_active": partner.frontend_active,
+        "subdomain": partner.subdomain,
+        "name": partner.name,
+        "kind": partner.kind,
+        "theme": theme_compile(partner.config, partner.kind),
+    }
+
+
+def partner_config_payload(partner: Partner) -> tuple[str, bytes]:
+    """The serialised answer and its ETag, built once per partner and configuration version."""
+    cached = _payloads.get(partner.pk)
+    if cached is not None and cached[0] == partner.config_version:
+        return cached[1], cached[2]
+    body = json.dumps(partner_config(partner), ensure_ascii=False, separators=(",", ":")).encode()
+    etag = f'"{partner.pk}-{partner.config_version}-{COMPILER_VERSION}"'
+    with _payload_lock:
+        _payloads[partner.pk] = (partner.config_version, etag, body)
+    return etag, body

@@ -1,0 +1,99 @@
+import json
+
+import pytest
+from django.test import Client
+
+from tenants.models import Partner
+from tenants.services import partner_update
+from themes.compiler import theme_compile
+
+pytestmark = pytest.mark.django_db
+
+
+def get_config(client: Client, host: str, subdomain: str, **headers: str):  # type: ignore[no-untyped-def]
+    return client.get(f"/api/configs/{subdomain}/", HTTP_HOST=host, headers=headers)
+
+
+def test_the_config_call_returns_the_configuration_and_the_compiled_theme(client: Client) -> None:
+    response = get_config(client, "wallbox.localhost:8000", "wallbox")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    partner = Partner.objects.get(subdomain="wallbox")
+    assert body["kind"] == "wallbox"
+    assert body["frontend_active"] is True
+    assert body["colors"] == partner.config["colors"]
+    assert body["pages"]["welcome"]["title"] == "Voltbox THG-Bonus"
+    assert body["theme"] == theme_compile(partner.config, "wallbox")
+    assert body["theme"]["tokens"]["headerImage"].startswith("data:image/svg+xml")
+
+
+def test_an_unchanged_configuration_answers_304_to_its_etag(client: Client) -> None:
+    first = get_config(client, "autohaus.localhost", "autohaus")
+
+    again = get_config(client, "autohaus.localhost", "autohaus", If_None_Match=first["ETag"])
+
+    assert again.status_code == 304
+    assert again["ETag"] == first["ETag"]
+    assert again.content == b""
+
+
+def test_a_changed_configuration_gets_a_new_etag_and_body(
+    client: Client, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    first = get_config(client, "autohaus.localhost", "autohaus")
+    partner = Partner.objects.get(subdomain="autohaus")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        partner_update(partner=partner, config={**partner.config, "page_title": "Neu"})
+    changed = get_config(client, "autohaus.localhost", "autohaus", If_None_Match=first["ETag"])
+
+    assert changed.status_code == 200
+    assert changed["ETag"] != first["ETag"]
+    assert changed.json()["page_title"] == "Neu"
+
+
+def test_a_deactivated_partner_is_served_with_frontend_active_false(client: Client) -> None:
+    response = get_config(client, "inaktiv.localhost", "inaktiv")
+
+    assert response.status_code == 200
+    assert response.json()["frontend_active"] is False
+
+
+def test_a_partner_host_never_serves_another_partners_configuration(client: Client) -> None:
+    other = get_config(client, "autohaus.localhost", "stadtwerk")
+    by_header = get_config(client, "autohaus.localhost", "stadtwerk", X_Subdomain="stadtwerk")
+
+    assert other.status_code == 404
+    assert other.json() == {"detail": "Partner not found."}
+    assert by_header.status_code == 404
+    assert "Stadtwerke" not in by_header.content.decode()
+
+
+def test_on_the_shared_host_the_path_decides(client: Client) -> None:
+    response = get_config(client, "localhost", "stadtwerk")
+    missing = get_config(client, "localhost", "gibtsnicht")
+
+    assert response.status_code == 200
+    assert response.json()["name"] == "Stadtwerke Musterstadt"
+    assert missing.status_code == 404
+
+
+def test_repeated_calls_use_no_database_query(client: Client, django_assert_num_queries) -> None:  # type: ignore[no-untyped-def]
+    get_config(client, "stadtwerk.localhost", "stadtwerk")
+
+    with django_assert_num_queries(0):
+        response = get_config(client, "stadtwerk.localhost", "stadtwerk")
+
+    assert response.status_code == 200
+    assert json.loads(response.content)["subdomain"] == "stadtwerk"
+
+
+def test_the_openapi_schema_lists_the_config_call(client: Client) -> None:
+    schema = client.get("/api/openapi.json", HTTP_HOST="autohaus.localhost").json()
+
+    assert "/api/configs/{subdomain}/" in schema["paths"]
+    docs = client.get("/api/docs", HTTP_HOST="autohaus.localhost")
+    assert docs.status_code == 200
+    assert b"cdn.jsdelivr" not in docs.content

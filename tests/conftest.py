@@ -1,0 +1,112 @@
+"""Test fixtures: a real PostgreSQL test database with the template schema and the demo
+partners provisioned once per session, exactly as `make run` does."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+
+from tenants import selectors
+from tenants.directory import directory
+from tenants.services import template_schema_migrate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> None:
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        template_schema_migrate()
+        call_command("seed_demo", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def _forget_partners() -> Iterator[None]:
+    """A rolled-back test must not leave partners in the process caches."""
+    yield
+    directory.clear()
+    selectors._payloads.clear()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def database_url() -> str:
+    settings = connection.settings_dict
+    host = settings["HOST"]
+    if host.startswith("/"):
+        return f"postgresql://{quote(settings['USER'])}:@/{settings['NAME']}?host={quote(host)}"
+    auth = quote(settings["USER"]) + (":" + quote(settings["PASSWORD"]) if settings["PASSWORD"] else "")
+    return f"postgresql://{auth}@{host}:{settings['PORT'] or 5432}/{settings['NAME']}"
+
+
+def start_server(
+    *, workers: int = 2, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A gunicorn process serving the test database, as `make run` serves the real one."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DEBUG": "1",
+        "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}",
+        **(extra_env or {}),
+    }
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi:application",
+            "--chdir",
+            str(ROOT / "platform"),
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        cwd=ROOT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError("the test server did not start") from None
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("the test server did not start in time")
+
+
+@pytest.fixture(scope="session")
+def live_server_port(django_db_setup: None) -> Iterator[int]:
+    process, port = start_server()
+    yield port
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def partner_url(live_server_port: int):  # type: ignore[no-untyped-def]
+    def url(subdomain: str, path: str = "/") -> str:
+        return f"http://{subdomain}.localhost:{live_server_port}{path}"
+
+    return url

@@ -1,0 +1,154 @@
+"""Theme compiler: partner configuration + kind -> the bundle the web app and Storybook use.
+
+Pure and deterministic: the same configuration and kind give byte-identical JSON, so the
+bundle is cached by the hash of its input and can be compared with golden files. React
+only calls `createTheme(bundle.mui)`; everything partner-specific is decided here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from typing import Any, Literal
+
+from tenants.config_schema import PartnerConfig
+from themes.texts import texts_for
+
+Kind = Literal["standard", "utility", "wallbox"]
+KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
+
+COMPILER_VERSION = "1"
+
+FONT_PACKAGES = {
+    "Open Sans": "open-sans",
+    "Roboto": "roboto",
+    "Lato": "lato",
+    "Montserrat": "montserrat",
+    "Inter": "inter",
+}
+
+
+def config_hash(config: dict[str, Any], kind: str) -> str:
+    payload = json.dumps([COMPILER_VERSION, kind, config], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def _tokens(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
+    colors = config.colors
+    return {
+        "gradient": f"linear-gradient(135deg, {colors.gradient_start} 0%, {colors.gradient_end} 100%)",
+        "button": colors.button,
+        "buttonText": colors.button_text,
+        "circle": colors.circle,
+        "text": colors.text,
+        "inputBorder": colors.input_border,
+        "desktopBox": colors.desktop_box,
+        "desktopButton": colors.desktop_button,
+        "itemAlignment": config.item_alignment,
+        "titleDot": config.display_title_dot,
+        # Utility partners set titles in upper case with a coloured underline.
+        "titleStyle": "utility" if kind == "utility" else "default",
+        "headerImage": config.wallbox.header_image if kind == "wallbox" else None,
+        "headerInfoText": config.wallbox.info_text if kind == "wallbox" else "",
+    }
+
+
+def _palette(config: PartnerConfig) -> dict[str, Any]:
+    colors = config.colors
+    return {
+        "mode": "light",
+        "primary": {"main": colors.button, "contrastText": colors.button_text},
+        "secondary": {"main": colors.circle, "contrastText": "#ffffff"},
+        "text": {"primary": colors.text},
+        "background": {"default": "#ffffff", "paper": colors.desktop_box},
+    }
+
+
+def _typography(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
+    family = f'"{config.font_family}", "Helvetica Neue", Arial, sans-serif'
+    title: dict[str, Any] = {"fontWeight": 700, "textAlign": config.item_alignment}
+    if kind == "utility":
+        title = {**title, "textTransform": "uppercase", "letterSpacing": "0.04em"}
+    return {
+        "fontFamily": family,
+        "h1": {**title, "fontSize": "1.75rem", "lineHeight": 1.25},
+        "h2": {**title, "fontSize": "1.375rem", "lineHeight": 1.3},
+        "body1": {"fontSize": "1rem", "lineHeight": 1.5},
+        "button": {"textTransform": "none", "fontWeight": 600},
+    }
+
+
+def _components(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
+    colors = config.colors
+    components: dict[str, Any] = {
+        "MuiButton": {
+            "defaultProps": {"disableElevation": True},
+            "styleOverrides": {
+                "root": {"borderRadius": 24, "paddingLeft": 24, "paddingRight": 24, "minHeight": 44},
+                "containedPrimary": {"backgroundColor": colors.button, "color": colors.button_text},
+            },
+        },
+        "MuiOutlinedInput": {
+            "styleOverrides": {"notchedOutline": {"borderColor": colors.input_border}},
+        },
+        "MuiCheckbox": {"styleOverrides": {"root": {"color": colors.input_border}}},
+    }
+    if kind == "utility":
+        components["MuiButton"]["styleOverrides"]["root"]["borderRadius"] = 4
+    if kind == "wallbox":
+        components["MuiButton"]["styleOverrides"]["root"]["borderRadius"] = 0
+    return components
+
+
+def _flags(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
+    return {
+        "isUtility": kind == "utility",
+        "isWallbox": kind == "wallbox",
+        "providerBranded": config.by_provider_gmbh,
+        "authenticationFlow": config.authentication_flow,
+        "privateBusinessRegistration": config.enable_private_business_registration,
+        "showGenderOption": config.show_gender_option,
+        "genderOption": config.gender_option,
+        "showImpressum": config.show_impressum and bool(config.impressum_details),
+        "showDataPrivacy": config.show_data_privacy and bool(config.pages.privacydetails.text),
+        "endUserPortal": config.end_user_portal_enable,
+        "showClientFee": config.show_client_fee_euro_amount,
+        "paymentOption": config.pages.payment.payment_option,
+        # Wallbox partners offer fewer options: no further uploads after validation.
+        "multipleUploads": kind != "wallbox",
+        "tagManager": config.gtm_id if _is_tag_manager_id(config.gtm_id) else None,
+    }
+
+
+def _is_tag_manager_id(gtm_id: str) -> bool:
+    return gtm_id.startswith("GTM") and len(gtm_id) >= 10
+
+
+def theme_compile(config: dict[str, Any], kind: str) -> dict[str, Any]:
+    """Compile a normalised configuration (see config_normalise) for a partner kind."""
+    return _compile_cached(json.dumps(config, sort_keys=True), kind)
+
+
+@lru_cache(maxsize=1024)
+def _compile_cached(config_json: str, kind: str) -> dict[str, Any]:
+    if kind not in KINDS:
+        raise ValueError(f"unknown partner kind {kind!r}")
+    partner_kind: Kind = kind  # type: ignore[assignment]
+    raw = json.loads(config_json)
+    config = PartnerConfig.model_validate(raw)
+    return {
+        "version": config_hash(raw, kind),
+        "kind": kind,
+        "mui": {
+            "palette": _palette(config),
+            "typography": _typography(config, partner_kind),
+            "shape": {"borderRadius": 8},
+            "components": _components(config, partner_kind),
+        },
+        "tokens": _tokens(config, partner_kind),
+        "font": {"family": config.font_family, "package": FONT_PACKAGES[config.font_family]},
+        "assets": {"logo": config.logo, "favicon": config.favicon},
+        "texts": texts_for(config),
+        "flags": _flags(config, partner_kind),
+    }
