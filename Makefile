@@ -90,7 +90,7 @@ test-py: python-deps
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web
-	$(PY) -m pytest tests/bench -s -p no:randomly --no-header -q
+	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
 clean:
 	rm -rf web/dist var/cache var/static build

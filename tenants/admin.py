@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
+from tenants.middleware import request_partner
 from tenants.models import Domain, Partner
 from tenants.services import config_clean, partner_provision, partner_update
 
@@ -43,9 +44,21 @@ class PartnerAdmin(admin.ModelAdmin):
     readonly_fields = ["schema_name", "config_version", "created_at", "updated_at"]
     inlines = [DomainInline]
 
+    # Partners are managed on the public host only, never from a partner's own site.
     def has_module_permission(self, request: HttpRequest) -> bool:
-        # Partners are managed on the public host only, never from a partner's own site.
-        return getattr(request, "tenant", None) is None and super().has_module_permission(request)
+        return request_partner(request) is None and super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Partner | None = None) -> bool:
+        return request_partner(request) is None and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and super().has_add_permission(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Partner | None = None) -> bool:
+        return request_partner(request) is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Partner | None = None) -> bool:
+        return request_partner(request) is None and super().has_delete_permission(request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Partner | None = None) -> list[str]:
         readonly = list(self.readonly_fields)

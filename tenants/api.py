@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Router
 
 from tenants.directory import directory
-from tenants.middleware import PARTNER_NOT_FOUND
+from tenants.middleware import PARTNER_NOT_FOUND, request_partner
 from tenants.selectors import partner_config_payload
 
 router = Router(tags=["partners"])
@@ -17,7 +17,7 @@ router = Router(tags=["partners"])
     response={200: dict, 304: None, 404: dict},
 )
 def config_detail(request: HttpRequest, subdomain: str) -> HttpResponse:
-    host_partner = getattr(request, "tenant", None)
+    host_partner = request_partner(request)
     if host_partner is not None:
         # A partner's host serves only its own configuration.
         partner = host_partner if host_partner.subdomain == subdomain.lower() else None

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonRes
 from django.urls import set_urlconf
 
 from tenants.directory import directory
+from tenants.models import Partner
 
 PARTNER_NOT_FOUND = "Partner not found."
 
@@ -23,6 +24,12 @@ def request_hostname(request: HttpRequest) -> str:
     host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     host = host.strip().lower().rstrip(".")
     return host.removeprefix("www.")
+
+
+def request_partner(request: HttpRequest) -> Partner | None:
+    """The partner a request was resolved to, or None on the public host."""
+    tenant = getattr(request, "tenant", None)
+    return tenant if isinstance(tenant, Partner) else None
 
 
 class PartnerMiddleware:
@@ -53,7 +60,8 @@ class PartnerMiddleware:
             connection.set_tenant(partner)
             request.urlconf = settings.ROOT_URLCONF  # type: ignore[attr-defined]
         elif host in settings.PUBLIC_HOSTS:
-            request.tenant = None  # type: ignore[attr-defined]
+            # django-tenants' stand-in for the public schema (its admin templates read it).
+            request.tenant = connection.tenant  # type: ignore[attr-defined]
             request.urlconf = settings.PUBLIC_SCHEMA_URLCONF  # type: ignore[attr-defined]
             set_urlconf(settings.PUBLIC_SCHEMA_URLCONF)
         else:

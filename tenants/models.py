@@ -27,12 +27,16 @@ class Partner(TenantMixin):
         error_messages={"unique": SUBDOMAIN_EXISTS},
     )
     name: models.CharField[str, str] = models.CharField(max_length=200)
-    kind: models.CharField[str, str] = models.CharField(max_length=16, choices=PartnerKind.choices, default=PartnerKind.STANDARD)
+    kind: models.CharField[str, str] = models.CharField(
+        max_length=16, choices=PartnerKind.choices, default=PartnerKind.STANDARD
+    )
     frontend_active: models.BooleanField[bool, bool] = models.BooleanField(default=True)
     # The normalised configuration (tenants.config_schema), every default filled in.
     config = models.JSONField(default=dict, blank=True)
     # Bumped on every save: keys the cached config response and its ETag.
-    config_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(default=1, editable=False)
+    config_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
+        default=1, editable=False
+    )
     created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
     updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
 
