@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 900}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not (ROOT / "web" / "dist" / "index.html").exists():
+        pytest.fail("the web app is not built: run `npm run build:web` (make test does)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    yield page
+    context.close()
