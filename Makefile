@@ -68,8 +68,13 @@ migrate: python-deps
 seed: python-deps
 	$(MANAGE) seed_demo
 
-build-web: node-deps
+# Rebuilt only when a source of the app changed, so a second `make run` starts in seconds.
+WEB_SOURCES := $(shell find web -path web/dist -prune -o -path web/node_modules -prune -o -type f -print 2>/dev/null) \
+	package.json package-lock.json
+build-web: web/dist/index.html
+web/dist/index.html: node_modules/.installed $(WEB_SOURCES)
 	npm run --silent build:web
+	touch $@
 
 collectstatic: python-deps
 	$(MANAGE) collectstatic --noinput -v 0

@@ -4,10 +4,11 @@ from django.contrib import admin
 from django.urls import path, re_path
 
 from config.api import api
-from config.views import web_app
+from config.views import api_not_found, web_app
 
 urlpatterns = [
     path("api/", api.urls),
+    re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
     re_path(r"^(?!api/|admin/|static/|media/).*$", web_app, name="web-app"),
 ]

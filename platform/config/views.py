@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 _index: tuple[float, bytes] | None = None
 
@@ -23,3 +23,8 @@ def web_app(request: HttpRequest) -> HttpResponse:
     return HttpResponse(
         _index[1], content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
     )
+
+
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """Any other path under /api/: a JSON 404 in the API's shape, never an HTML page."""
+    return JsonResponse({"detail": "Not found."}, status=404)

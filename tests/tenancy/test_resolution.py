@@ -1,8 +1,5 @@
 import pytest
-from django.contrib.contenttypes.models import ContentType
-from django.db import connection
 from django.test import Client
-from django_tenants.utils import schema_context
 
 from tenants.directory import directory
 from tenants.models import Domain, Partner
@@ -62,14 +59,3 @@ def test_a_cached_partner_is_forgotten_when_it_changes(
 
     assert body["name"] == "Autohaus Mondschein"
     assert body["frontend_active"] is False
-
-
-def test_a_request_runs_in_its_partners_schema_and_rows_stay_there() -> None:
-    with schema_context("p_autohaus"):
-        ContentType.objects.create(app_label="probe", model="only_in_autohaus")
-        assert connection.schema_name == "p_autohaus"  # type: ignore[attr-defined]
-
-    with schema_context("p_stadtwerk"):
-        assert not ContentType.objects.filter(app_label="probe").exists()
-    with schema_context("p_autohaus"):
-        assert ContentType.objects.filter(app_label="probe").exists()
