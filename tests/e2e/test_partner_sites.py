@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -20,7 +21,9 @@ def rgb(hex_color: str) -> str:
 
 
 @pytest.mark.parametrize("demo", ACTIVE, ids=[p["subdomain"] for p in ACTIVE])
-def test_each_partner_shows_its_own_colour_logo_and_title(phone: Page, partner_url: PartnerUrl, demo: dict) -> None:  # type: ignore[type-arg]
+def test_each_partner_shows_its_own_colour_logo_and_title(
+    phone: Page, partner_url: PartnerUrl, demo: dict[str, Any]
+) -> None:
     errors: list[str] = []
     phone.on("pageerror", lambda error: errors.append(str(error)))
 
@@ -29,7 +32,9 @@ def test_each_partner_shows_its_own_colour_logo_and_title(phone: Page, partner_u
     start = phone.get_by_test_id("welcome-start")
     expect(start).to_be_visible()
     expect(start).to_have_text("Start")
-    assert start.evaluate("el => getComputedStyle(el).backgroundColor") == rgb(demo["config"]["colors"]["button"])
+    assert start.evaluate("el => getComputedStyle(el).backgroundColor") == rgb(
+        demo["config"]["colors"]["button"]
+    )
     expect(phone.get_by_test_id("partner-logo").first).to_have_attribute("src", demo["config"]["logo"])
     expect(phone).to_have_title(demo["config"]["page_title"])
     expect(phone.get_by_text(demo["config"]["pages"]["welcome"]["title"])).to_be_visible()
@@ -85,7 +90,9 @@ def test_a_partner_host_never_returns_another_partners_config(phone: Page, partn
     assert statuses == [200, "autohaus", 404, 404]
 
 
-def test_the_desktop_welcome_offers_a_qr_code_of_the_current_url(desktop: Page, partner_url: PartnerUrl) -> None:
+def test_the_desktop_welcome_offers_a_qr_code_of_the_current_url(
+    desktop: Page, partner_url: PartnerUrl
+) -> None:
     desktop.goto(partner_url("autohaus", "/?campaign=herbst"))
 
     qr = desktop.get_by_test_id("welcome-qr")
