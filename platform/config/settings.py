@@ -44,17 +44,25 @@ SHARED_APPS = [
     "tenants",
     "django.contrib.contenttypes",
     "django.contrib.auth",
+    "accounts",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.admin",
     "django.contrib.staticfiles",
     "ninja",
 ]
+# Each partner's schema has its own users (vehicle owners and the partner's back office),
+# sessions and admin log; everything an end user creates lives there.
 TENANT_APPS = [
     "django.contrib.contenttypes",
+    "django.contrib.auth",
+    "accounts",
+    "django.contrib.sessions",
+    "django.contrib.admin",
 ]
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 
+AUTH_USER_MODEL = "accounts.User"
 TENANT_MODEL = "tenants.Partner"
 TENANT_DOMAIN_MODEL = "tenants.Domain"
 # The migrated schema every new partner is cloned from (see tenants.services).

@@ -1,9 +1,9 @@
 """Partner onboarding in the admin of the public host goes through partner_provision."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts.models import User
 from tenants.models import Partner
 
 pytestmark = pytest.mark.django_db
