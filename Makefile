@@ -37,15 +37,19 @@ test: install build-web lint typecheck test-web test-py
 
 install: system-deps python-deps node-deps
 
-# Debian packages the project needs (Chromium for the browser tests), when we are root.
+# Debian packages the project needs, when we are root: Chromium for the browser tests,
+# Tesseract with German data for the document check, fonts for rendering test documents.
+DEBIAN_PACKAGES := chromium tesseract-ocr tesseract-ocr-deu fonts-dejavu-core
 system-deps:
-	@if ! command -v chromium >/dev/null 2>&1; then \
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			echo "Installing Chromium from Debian's packages"; \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core >/dev/null \
-			|| { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-dejavu-core >/dev/null; }; \
+			echo "Installing Debian packages:" $$missing; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get install -y -q $$missing >/dev/null \
+			|| { apt-get update -q >/dev/null && apt-get install -y -q $$missing >/dev/null; }; \
 		else \
-			echo "Chromium is missing: install Debian's 'chromium' package for the browser tests"; \
+			echo "Missing Debian packages (install them as root):" $$missing; \
 		fi; \
 	fi
 
