@@ -43,7 +43,15 @@ class PartnerMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        # Restored afterwards: code around the request (a test, a command) keeps its schema.
+        previous = connection.tenant
         connection.set_schema_to_public()
+        try:
+            return self._resolve(request)
+        finally:
+            connection.set_tenant(previous)
+
+    def _resolve(self, request: HttpRequest) -> HttpResponse:
         host = request_hostname(request)
         host_partner = directory.by_host(host)
         header = request.headers.get("X-Subdomain", "").strip()
@@ -66,10 +74,7 @@ class PartnerMiddleware:
             set_urlconf(settings.PUBLIC_SCHEMA_URLCONF)
         else:
             return self.not_found(request)
-        try:
-            return self.get_response(request)
-        finally:
-            connection.set_schema_to_public()
+        return self.get_response(request)
 
     @staticmethod
     def not_found(request: HttpRequest) -> HttpResponse:

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
 
@@ -32,7 +33,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequ
 
 @pytest.fixture(autouse=True)
 def _forget_partners() -> Iterator[None]:
-    """A rolled-back test must not leave partners in the process caches."""
+    """A rolled-back test must not leave partners in the process caches, nor counters
+    (rate limits) in the shared cache."""
+    cache.clear()
     yield
     directory.clear()
     selectors._payloads.clear()

@@ -15,3 +15,41 @@ class User(AbstractUser):
                 Lower("email"), name="accounts_user_email_unique", condition=~models.Q(email="")
             ),
         ]
+
+
+class LoginCode(models.Model):
+    """A six-digit code e-mailed for login; only its keyed hash is stored."""
+
+    class Purpose(models.TextChoices):
+        REGISTRATION = "registration", "Registration flow login"
+        PORTAL_CHECK = "portal_check", "Portal login check"
+
+    email = models.EmailField()
+    purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGISTRATION)
+    code_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["email", "purpose", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"code for {self.email} ({self.purpose})"
+
+
+class LoginLink(models.Model):
+    """A single-use e-mail login link; only its keyed hash is stored."""
+
+    email = models.EmailField()
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["email", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"link for {self.email}"

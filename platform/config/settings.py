@@ -7,6 +7,8 @@ BASE_DOMAIN, ...), never by code paths.
 from __future__ import annotations
 
 import os
+import sys
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -26,7 +28,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me" if DEBUG else "")
+SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production" if DEBUG else "")
 if not SECRET_KEY:
     raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
 
@@ -50,6 +52,7 @@ SHARED_APPS = [
     "django.contrib.admin",
     "django.contrib.staticfiles",
     "ninja",
+    "huey.contrib.djhuey",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
@@ -59,6 +62,7 @@ TENANT_APPS = [
     "accounts",
     "django.contrib.sessions",
     "django.contrib.admin",
+    "ninja_jwt.token_blacklist",
 ]
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 
@@ -196,3 +200,45 @@ LOGGING = {
         "pgserver": {"level": "WARNING"},
     },
 }
+
+# Tokens (django-ninja-jwt): short access tokens; refresh tokens rotate on use, the old one
+# is blacklisted, and a login's refresh chain ends 30 days after it began (accounts.tokens).
+NINJA_JWT = {
+    "ACCESS_TOKEN_LIFETIME": timedelta(minutes=5),
+    "REFRESH_TOKEN_LIFETIME": timedelta(days=30),
+    "ROTATE_REFRESH_TOKENS": True,
+    "BLACKLIST_AFTER_ROTATION": True,
+    "UPDATE_LAST_LOGIN": False,
+    "SIGNING_KEY": SECRET_KEY,
+}
+
+# One-time codes and login links.
+LOGIN_CODE_LIFETIME = timedelta(minutes=10)
+LOGIN_CODE_MAX_ATTEMPTS = 5
+LOGIN_SEND_INTERVAL = timedelta(seconds=60)
+LOGIN_LINK_LIFETIME = timedelta(minutes=10)
+# Sends per client address and hour, over all e-mail addresses (a second line of defence).
+LOGIN_SENDS_PER_ADDRESS_HOUR = int(os.environ.get("LOGIN_SENDS_PER_ADDRESS_HOUR", "30"))
+
+# Background tasks: huey on Redis when REDIS_URL is set, else SQLite under var/. Tests run
+# tasks in-process (immediate) unless told otherwise.
+HUEY_IMMEDIATE = env_bool("HUEY_IMMEDIATE", "pytest" in sys.modules)
+HUEY = {
+    "name": "thg",
+    "immediate": HUEY_IMMEDIATE,
+    "consumer": {"workers": int(os.environ.get("HUEY_WORKERS", "2")), "worker_type": "thread"},
+}
+if REDIS_URL:
+    HUEY.update({"huey_class": "huey.RedisHuey", "url": REDIS_URL})
+else:
+    HUEY.update({"huey_class": "huey.SqliteHuey", "filename": str(VAR_DIR / "huey.sqlite3")})
+
+# E-mail: written under var/mail/ and printed in the default run; SMTP by variables in production.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "config.mail.OutboxBackend")
+MAIL_DIR = Path(os.environ.get("MAIL_DIR", VAR_DIR / "mail"))
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")

@@ -1,0 +1,82 @@
+"""Access and refresh tokens bound to a partner (audience claim = the partner's schema).
+
+Built on django-ninja-jwt's tokens and blacklist. Rotation is ours: the new refresh token
+keeps the login's `session_start`, so a chain of rotations ends 30 days after the login.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any, cast
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja.security import HttpBearer
+from ninja_jwt.exceptions import TokenError
+from ninja_jwt.tokens import AccessToken, RefreshToken
+
+from accounts.errors import INVALID_TOKEN, AccountError
+from accounts.models import User
+from tenants.middleware import request_partner
+from tenants.models import Partner
+
+SESSION_START = "session_start"
+
+
+class PartnerAccessToken(AccessToken):
+    pass
+
+
+class PartnerRefreshToken(RefreshToken):
+    access_token_class = PartnerAccessToken
+
+
+def _absolute_lifetime() -> timedelta:
+    return cast(timedelta, settings.NINJA_JWT["REFRESH_TOKEN_LIFETIME"])
+
+
+def tokens_issue(*, user: User, partner: Partner, session_start: int | None = None) -> dict[str, str]:
+    # ninja-jwt types for_user against the class object; the result is a token instance.
+    refresh: Any = cast(Any, PartnerRefreshToken).for_user(user)
+    refresh["aud"] = partner.schema_name
+    now = int(refresh.current_time.timestamp())
+    start = session_start if session_start is not None else now
+    refresh[SESSION_START] = start
+    end = start + int(_absolute_lifetime().total_seconds())
+    if end <= now:
+        raise AccountError(INVALID_TOKEN, status=401)
+    refresh["exp"] = min(int(refresh["exp"]), end)
+    return {"access": str(refresh.access_token), "refresh": str(refresh)}
+
+
+def refresh_token_validate(raw: str, partner: Partner) -> PartnerRefreshToken:
+    try:
+        token = PartnerRefreshToken(raw)
+    except TokenError:
+        raise AccountError(INVALID_TOKEN, status=401) from None
+    if token.get("aud") != partner.schema_name:
+        raise AccountError(INVALID_TOKEN, status=401)
+    return token
+
+
+class PartnerJWTAuth(HttpBearer):
+    """Bearer access token of this partner; a token of another partner is 401."""
+
+    def authenticate(self, request: HttpRequest, token: str) -> Any:
+        partner = request_partner(request)
+        if partner is None:
+            return None
+        try:
+            validated = PartnerAccessToken(token)
+        except TokenError:
+            return None
+        if validated.get("aud") != partner.schema_name:
+            return None
+        user = User.objects.filter(pk=validated.get("user_id"), is_active=True).first()
+        if user is None:
+            return None
+        request.user = user
+        return user
+
+
+partner_auth = PartnerJWTAuth()

@@ -1,0 +1,28 @@
+"""Background tasks carry their partner: the schema name is an argument, and the task body
+runs inside that schema. Nothing reads "the current partner" from a global."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
+from django_tenants.utils import schema_context
+from huey.contrib.djhuey import db_task
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def tenant_task(**task_options: Any) -> Callable[[Callable[..., R]], Any]:
+    """A huey task whose first argument is the schema name it runs in."""
+
+    def decorate(func: Callable[..., R]) -> Any:
+        @functools.wraps(func)
+        def run(schema_name: str, *args: Any, **kwargs: Any) -> R:
+            with schema_context(schema_name):
+                return func(schema_name, *args, **kwargs)
+
+        return db_task(**task_options)(run)
+
+    return decorate

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+HOST = "autohaus.localhost"
+
+
+@pytest.fixture
+def api(client: Client) -> Callable[..., Any]:
+    """POST JSON to the API of a partner host."""
+
+    def post(path: str, payload: dict[str, Any], *, host: str = HOST, **headers: str) -> Any:
+        return client.post(path, payload, content_type="application/json", HTTP_HOST=host, headers=headers)
+
+    return post
+
+
+def last_mail_code() -> str:
+    match = re.search(r"\b(\d{6})\b", str(mail.outbox[-1].body))
+    assert match, mail.outbox[-1].body
+    return match.group(1)
+
+
+def last_mail_link() -> str:
+    match = re.search(r"(https?://\S+)", str(mail.outbox[-1].body))
+    assert match, mail.outbox[-1].body
+    return match.group(1)
+
+
+@pytest.fixture(autouse=True)
+def _in_autohaus_schema(request: Any) -> Any:
+    """The test body reads and writes the schema of the partner its requests go to."""
+    from django_tenants.utils import schema_context
+
+    if "db" not in request.fixturenames and not request.node.get_closest_marker("django_db"):
+        yield
+        return
+    with schema_context("p_autohaus"):
+        yield
