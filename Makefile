@@ -28,9 +28,11 @@ run: install migrate seed build-web collectstatic
 	@echo
 	$(MAKE) --no-print-directory serve
 
+# The web server and the background worker (e-mails) together; Ctrl-C stops both.
 serve:
+	@$(MANAGE) run_huey --quiet & worker=$$!; trap "kill $$worker 2>/dev/null" EXIT INT TERM; \
 	$(VENV)/bin/gunicorn config.wsgi:application --chdir platform --bind $(HOST):$(PORT) \
-		--workers 2 --threads 4 --access-logfile - --graceful-timeout 5
+		--workers 2 --threads 4 --access-logfile - --graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
 test: install build-web lint typecheck test-web test-py

@@ -65,6 +65,9 @@ def start_server(
         **os.environ,
         "DATABASE_URL": database_url(),
         "DEBUG": "1",
+        # Background tasks run in the server process; mails land in the test run's folder.
+        "HUEY_IMMEDIATE": "1",
+        "MAIL_DIR": str(ROOT / "var" / "test-mail"),
         "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}",
         **(extra_env or {}),
     }
