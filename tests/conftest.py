@@ -83,6 +83,7 @@ def start_server(
             f"127.0.0.1:{port}",
             "--workers",
             str(workers),
+            "--no-control-socket",
             "--log-level",
             "warning",
         ],
