@@ -9,12 +9,14 @@ from ninja.errors import ValidationError
 
 from accounts.api import router as accounts_router
 from accounts.errors import AccountError
+from billing.api import router as billing_router
 from config.errors import FieldError, field_errors
 from tenants.api import router as tenants_router
 
 api = NinjaAPI(title="THG-Quote API", version="1", docs_url="/docs", urls_namespace="api")
 api.add_router("/", tenants_router)
 api.add_router("/", accounts_router)
+api.add_router("/", billing_router)
 
 
 @api.exception_handler(ValidationError)

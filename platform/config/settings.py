@@ -53,6 +53,7 @@ SHARED_APPS = [
     "django.contrib.staticfiles",
     "ninja",
     "huey.contrib.djhuey",
+    "django.contrib.postgres",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
@@ -63,6 +64,9 @@ TENANT_APPS = [
     "django.contrib.sessions",
     "django.contrib.admin",
     "ninja_jwt.token_blacklist",
+    "registrations",
+    "billing",
+    "quota",
 ]
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 
@@ -242,3 +246,11 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")
+
+# Scan intake: the limits the web app reads from /api/system_constraints/.
+SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
+SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "40000000"))
+SCAN_MAX_BYTES = 10 * 1024 * 1024
+# Request bodies (the scan upload is the largest) are refused beyond this before parsing.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024

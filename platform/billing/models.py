@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Client(models.Model):
+    """The billing data of one submission: who is paid, how, and for which registrations."""
+
+    class Gender(models.TextChoices):
+        WOMAN = "woman", "Frau"
+        MAN = "man", "Herr"
+        DIVERSE = "diverse", "Divers"
+        NOT_SPECIFIED = "not_specified", "Keine Angabe"
+
+    class OwnerType(models.TextChoices):
+        PRIVATE = "private", "Privat"
+        BUSINESS = "business", "Gewerblich"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clients")
+    gender = models.CharField(max_length=20, choices=Gender.choices, blank=True)
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    street_name = models.CharField(max_length=200)
+    street_number = models.CharField(max_length=20)
+    postal_code = models.CharField(max_length=10)
+    city = models.CharField(max_length=100)
+    account_name = models.CharField(max_length=100, blank=True)
+    account_iban = models.CharField(max_length=34, blank=True)
+    account_bic = models.CharField(max_length=11, blank=True)
+    charge_card = models.CharField(max_length=100, blank=True)
+    partner_variable = models.CharField(max_length=200, blank=True)
+    campaign = models.CharField(max_length=200, blank=True)
+    free_text = models.CharField(max_length=2000, blank=True)
+    full_url_variable_string = models.CharField(max_length=2000, blank=True)
+    vehicle_owner_type = models.CharField(max_length=10, choices=OwnerType.choices, default=OwnerType.PRIVATE)
+    is_vat_mandatory = models.BooleanField(null=True)
+    name_of_business = models.CharField(max_length=200, blank=True)
+    vat_number = models.CharField(max_length=20, blank=True)
+    email_promotion_opt_in = models.BooleanField(default=False)
+    signup_url = models.CharField(max_length=2000, blank=True)
+    login_url = models.CharField(max_length=2000, blank=True)
+    source = models.CharField(max_length=10, blank=True)
+    locked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"client {self.pk} ({self.last_name})"

@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class QuotaStatus(models.TextChoices):
+    """The quota application states of spec/customer-portal.md section 4."""
+
+    CREATED = "qa_created", "Created"
+    ENTERED = "qa_entered", "Entered"
+    PICKED_UP = "qa_picked_up", "Picked up"
+    SENT_TO_UBA = "qa_sent_to_uba", "Sent to UBA"
+    ACCEPTED = "qa_accepted", "Accepted by authority"
+    DOUBLE_REGISTRATION = "qa_double_registration", "Rejected: double registration"
+    COLOR_COPY_UNREADABLE = "qa_color_copy_unreadable", "Rejected: image unreadable"
+    NOT_AN_ELECTRIC_CAR = "qa_not_a_electric_car", "Rejected: not a BEV"
+    APPROVAL_DATE_IN_THE_FUTURE = "qa_approval_date_in_the_future", "Rejected: approval date in the future"
+    REJECTED_BY_PLATFORM = "qa_rejected_by_platform", "Rejected by platform"
+    TO_PAY = "qa_to_pay", "To pay"
+    PAID = "qa_paid", "Paid"
+    PAYMENT_FAILURE = "qa_payment_failure", "Payment failure"
+    COMPLETED = "qa_completed", "Completed"
+    TEST = "qa_test", "Test"
+    MANUALLY_REJECTED = "qa_manually_rejected", "Manually rejected"
+    REJECTED_BY_AUTHORITY = "qa_rejected_by_authority", "Rejected by authority"
+    REJECTED_BY_PARTNER = "qa_rejected_by_partner", "Rejected by partner"
+    TO_SETTLE = "qa_to_settle", "To settle"
+
+
+class QuotaApplication(models.Model):
+    """One registration's application for one legislation year."""
+
+    registration = models.ForeignKey(
+        "registrations.BevRegistration", on_delete=models.PROTECT, related_name="quota_applications"
+    )
+    client = models.ForeignKey("billing.Client", on_delete=models.PROTECT, related_name="quota_applications")
+    legislation_year = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=40, choices=QuotaStatus.choices, default=QuotaStatus.CREATED)
+    email_promotion_opt_in = models.BooleanField(default=False)
+    free_text = models.CharField(max_length=2000, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["registration__sequence", "legislation_year"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["registration", "legislation_year"], name="quota_one_application_per_year"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} for {self.legislation_year}"
+
+
+class StatusChange(models.Model):
+    """Every move of an application: the record the portal's timeline is built from."""
+
+    application = models.ForeignKey(QuotaApplication, on_delete=models.CASCADE, related_name="status_changes")
+    status = models.CharField(max_length=40, choices=QuotaStatus.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.application}: {self.status}"
