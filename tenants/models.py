@@ -50,6 +50,13 @@ class Partner(TenantMixin):
     def __str__(self) -> str:
         return f"{self.name} ({self.subdomain})"
 
+    def clean(self) -> None:
+        """Refuse an invalid configuration with one message per field; store it normalised
+        (every default filled in, HTML sanitised)."""
+        from tenants.services import config_clean
+
+        self.config = config_clean(self.config)
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         from tenants.directory import directory
 

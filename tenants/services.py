@@ -74,9 +74,9 @@ def partner_provision(
         kind=kind,
         frontend_active=frontend_active,
         schema_name=partner_schema_name(subdomain),
-        config=config_clean(config or {}),
+        config=config or {},
     )
-    partner.full_clean()
+    partner.full_clean()  # Partner.clean validates and normalises the configuration
     domains = [partner_host(subdomain)]
     if custom_domain:
         domains.append(custom_domain.strip().lower())

@@ -117,3 +117,27 @@ def test_asset_urls_refuse_scriptable_schemes() -> None:
         config_validate({"logo": "javascript:alert(1)", "favicon": "data:text/html;base64,PHNjcmlwdD4="})
 
     assert set(refused.value.errors) == {"logo", "favicon"}
+
+
+@pytest.mark.django_db
+def test_the_model_refuses_an_invalid_configuration_on_full_clean() -> None:
+    from django.core.exceptions import ValidationError
+
+    from tenants.models import Partner
+
+    partner = Partner.objects.get(subdomain="autohaus")
+    partner.config = {
+        **partner.config,
+        "impressum_details": "<script>x()</script><b>ok</b>",
+        "colors": {"text": "nope"},
+    }
+
+    with pytest.raises(ValidationError) as refused:
+        partner.full_clean()
+
+    assert refused.value.message_dict["config"] == [
+        "colors.text: Enter a colour as #rgb, #rrggbb or #rrggbbaa."
+    ]
+    partner.config["colors"] = {"text": "#000"}
+    partner.full_clean()
+    assert partner.config["impressum_details"] == "<b>ok</b>"
