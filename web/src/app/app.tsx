@@ -1,0 +1,81 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import CssBaseline from "@mui/material/CssBaseline";
+import { ThemeProvider } from "@mui/material/styles";
+import Typography from "@mui/material/Typography";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { BrowserRouter } from "react-router";
+
+import { ConfigNotFound, fetchPartnerConfig, type PartnerConfig, subdomainOf } from "@/api/config";
+import { FrontendDeactivated } from "@/flow/routes/frontend-deactivated";
+import { buildTheme } from "@/theme/build-theme";
+
+import { applyPartnerHead } from "./partner-head";
+import { PartnerContext, usePartner } from "./partner-context";
+import { AppRoutes } from "./router";
+
+type State = { status: "loading" } | { status: "missing" } | { status: "failed" } | { status: "ready"; config: PartnerConfig };
+
+/** Loads the partner configuration once, then renders the partner's themed app. */
+export function App({ hostname = window.location.hostname }: { hostname?: string }) {
+  const [state, setState] = useState<State>({ status: "loading" });
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchPartnerConfig(subdomainOf(hostname), controller.signal)
+      .then((config) => {
+        applyPartnerHead(config);
+        setState({ status: "ready", config });
+      })
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setState({ status: error instanceof ConfigNotFound ? "missing" : "failed" });
+      });
+    return () => controller.abort();
+  }, [hostname]);
+
+  if (state.status !== "ready") return <Neutral state={state.status} />;
+  return <PartnerApp config={state.config} />;
+}
+
+export function PartnerApp({ config }: { config: PartnerConfig }) {
+  return (
+    <PartnerProviders config={config}>
+      <BrowserRouter>
+        <PartnerScreens />
+      </BrowserRouter>
+    </PartnerProviders>
+  );
+}
+
+/** The partner's configuration and compiled theme for everything below. */
+export function PartnerProviders({ config, children }: { config: PartnerConfig; children: ReactNode }) {
+  const theme = useMemo(() => buildTheme(config.theme), [config.theme]);
+  return (
+    <PartnerContext.Provider value={config}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        {children}
+      </ThemeProvider>
+    </PartnerContext.Provider>
+  );
+}
+
+/** A deactivated partner shows only FrontendDeactivated, on every route. */
+export function PartnerScreens() {
+  return usePartner().frontend_active ? <AppRoutes /> : <FrontendDeactivated />;
+}
+
+function Neutral({ state }: { state: "loading" | "missing" | "failed" }) {
+  return (
+    <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", fontFamily: "sans-serif", p: 3 }}>
+      {state === "loading" ? (
+        <CircularProgress aria-label="Wird geladen" />
+      ) : (
+        <Typography role="alert">
+          {state === "missing" ? "Diese Seite wurde nicht gefunden." : "Die Seite konnte nicht geladen werden. Bitte versuchen Sie es später erneut."}
+        </Typography>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,49 @@
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Typography from "@mui/material/Typography";
+import { QRCodeSVG } from "qrcode.react";
+import { useEffect, useState } from "react";
+import { useLocation } from "react-router";
+
+import { usePartner, useTexts } from "@/app/partner-context";
+import { PATHS } from "@/app/routes";
+import { isB2BPath, useFlowNavigate } from "@/shared/lib/navigation";
+import { clearSession } from "@/shared/lib/session-store";
+import { Layout } from "@/shared/ui/layout";
+import { PageTitle } from "@/shared/ui/page-title";
+
+/**
+ * WelcomeDesktop (`/welcome`, and `/` on a desktop): continue here or on the phone via the QR
+ * code of this very URL. 'Weiter auf Desktop-Computer' leads to the desktop welcome steps
+ * (DesktopView), or to WelcomeB2B on the B2B path.
+ */
+export function WelcomeDesktop() {
+  const t = useTexts();
+  const { theme } = usePartner();
+  const navigate = useFlowNavigate();
+  const { pathname } = useLocation();
+  const [url] = useState(() => window.location.href);
+
+  useEffect(() => {
+    clearSession();
+  }, []);
+
+  return (
+    <Layout>
+      <PageTitle>{t("welcomeDesktop.title")}</PageTitle>
+      <Box sx={{ display: "grid", gap: 3, justifyItems: "center", p: 3, bgcolor: theme.tokens.desktopBox, borderRadius: 2 }}>
+        <Button
+          variant="contained"
+          color="primary"
+          size="large"
+          data-testid="welcome-desktop-continue"
+          onClick={() => navigate(isB2BPath(pathname) ? PATHS.WelcomeB2B : PATHS.DesktopView)}
+        >
+          {t("welcomeDesktop.continue")}
+        </Button>
+        <Typography sx={{ textAlign: "center" }}>{t("welcomeDesktop.qrHint")}</Typography>
+        <QRCodeSVG value={url} size={300} level="Q" marginSize={0} data-testid="welcome-qr" title={url} />
+      </Box>
+    </Layout>
+  );
+}

@@ -1,0 +1,41 @@
+import { render, type RenderResult } from "@testing-library/react";
+import { MemoryRouter } from "react-router";
+
+import { partnerConfigSchema, type PartnerConfig } from "@/api/config";
+import { PartnerProviders, PartnerScreens } from "@/app/app";
+
+import standard from "./fixtures/config-standard.json";
+import utility from "./fixtures/config-utility.json";
+import wallbox from "./fixtures/config-wallbox.json";
+
+export const FIXTURES = { standard, utility, wallbox } as const;
+
+export function partnerConfig(kind: keyof typeof FIXTURES = "standard", change: (config: PartnerConfig) => void = () => {}): PartnerConfig {
+  const config = partnerConfigSchema.parse(structuredClone(FIXTURES[kind]));
+  change(config);
+  return config;
+}
+
+/** The partner's app at a path, as the browser would show it. */
+export function renderAt(path: string, config: PartnerConfig = partnerConfig()): RenderResult {
+  return render(
+    <PartnerProviders config={config}>
+      <MemoryRouter initialEntries={[path]}>
+        <PartnerScreens />
+      </MemoryRouter>
+    </PartnerProviders>,
+  );
+}
+
+export function setDesktop(desktop: boolean): void {
+  window.matchMedia = ((query: string) => ({
+    matches: desktop,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+}

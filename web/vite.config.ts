@@ -1,0 +1,37 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath, URL } from "node:url";
+
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const src = fileURLToPath(new URL("./src", import.meta.url));
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "/",
+  plugins: [react()],
+  resolve: {
+    alias: {
+      "@": src,
+      // MUI on styled-components instead of emotion (DESIGN.md, stack).
+      "@mui/styled-engine": "@mui/styled-engine-sc",
+    },
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    assetsDir: "assets",
+    sourcemap: true,
+  },
+  server: {
+    proxy: { "/api": { target: "http://127.0.0.1:8000", changeOrigin: false } },
+  },
+  test: {
+    environment: "jsdom",
+    setupFiles: ["./src/test/setup.ts"],
+    include: ["src/**/*.test.{ts,tsx}"],
+    css: false,
+    // Bundled like the browser build, so styled-components' default export resolves.
+    server: { deps: { inline: [/@mui\//, /styled-components/] } },
+  },
+});
