@@ -15,8 +15,10 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+@pytest.fixture(scope="package")
+def browser(live_server_port: int) -> Iterator[Browser]:
+    """Chromium for the e2e package only: Playwright's event loop runs while it is open, and
+    Django refuses database calls then, so the database is set up before and left alone."""
     if not (ROOT / "web" / "dist" / "index.html").exists():
         pytest.fail("the web app is not built: run `npm run build:web` (make test does)")
     with sync_playwright() as playwright:
