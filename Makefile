@@ -65,7 +65,9 @@ $(VENV)/.installed: pyproject.toml
 
 node-deps: node_modules/.installed
 node_modules/.installed: package.json package-lock.json
-	npm ci --no-audit --no-fund --loglevel=error
+	@# npm ci refuses this lock file: the registry mirror has no builds of rollup for other
+	@# platforms, so their entries are missing. npm install keeps to the lock file otherwise.
+	npm install --no-audit --no-fund --loglevel=error
 	touch $@
 
 migrate: python-deps
