@@ -103,6 +103,7 @@ test-py: python-deps
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null; } || true
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
 clean:

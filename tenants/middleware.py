@@ -54,7 +54,7 @@ class PartnerMiddleware:
     def _resolve(self, request: HttpRequest) -> HttpResponse:
         host = request_hostname(request)
         host_partner = directory.by_host(host)
-        header = request.headers.get("X-Subdomain", "").strip()
+        header = request.META.get("HTTP_X_SUBDOMAIN", "").strip()
         partner = host_partner
         if header:
             partner = directory.by_subdomain(header)

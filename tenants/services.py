@@ -9,9 +9,9 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection, transaction
-from django_tenants.clone import CloneSchema
 from django_tenants.utils import schema_exists
 
+from tenants.cloning import template_clone
 from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.models import Domain, Partner, PartnerKind
 
@@ -89,8 +89,8 @@ def partner_provision(
         raise RuntimeError(f"Template schema {template!r} is missing: run `manage.py migrate_all` first")
     with transaction.atomic():
         partner.save()
-        # DATA mode copies django_migrations too, so the clone needs no migrate run.
-        CloneSchema().clone_schema(template, partner.schema_name, "DATA")
+        # The copy carries the template's migration records: no migrate run is needed.
+        template_clone(template, partner.schema_name)
         for index, domain in enumerate(domains):
             Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0)
     logger.info("partner provisioned", extra={"partner": partner.subdomain})

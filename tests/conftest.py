@@ -10,6 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -25,10 +26,22 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: pytest.FixtureRequest) -> None:
-    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    from django.test.utils import setup_databases, teardown_databases
+
+    own = None
+    with django_db_blocker.unblock():
+        if not connection.settings_dict["NAME"].startswith("test_"):
+            # pytest-django creates the test database only when a collected test is marked
+            # for it; e2e and bench tests reach it through a server process, unmarked.
+            own = setup_databases(verbosity=0, interactive=False, aliases={"default": {}})
+        assert connection.settings_dict["NAME"].startswith("test_"), "tests must never touch a real database"
         template_schema_migrate()
         call_command("seed_demo", verbosity=0)
+    yield
+    if own is not None:
+        with django_db_blocker.unblock():
+            teardown_databases(own, verbosity=0)
 
 
 @pytest.fixture(autouse=True)
@@ -57,7 +70,7 @@ def database_url() -> str:
 
 
 def start_server(
-    *, workers: int = 2, extra_env: dict[str, str] | None = None
+    *, workers: int = 2, threads: int = 4, extra_env: dict[str, str] | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
     """A gunicorn process serving the test database, as `make run` serves the real one."""
     port = _free_port()
@@ -83,6 +96,8 @@ def start_server(
             f"127.0.0.1:{port}",
             "--workers",
             str(workers),
+            "--threads",
+            str(threads),
             "--no-control-socket",
             "--log-level",
             "warning",

@@ -18,7 +18,7 @@ from themes.texts import texts_for
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "1"
+COMPILER_VERSION = "2"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",
@@ -127,11 +127,25 @@ def _is_tag_manager_id(gtm_id: str) -> bool:
 
 def theme_compile(config: dict[str, Any], kind: str) -> dict[str, Any]:
     """Compile a normalised configuration (see config_normalise) for a partner kind."""
-    return _compile_cached(json.dumps(config, sort_keys=True), kind)
+    result: dict[str, Any] = json.loads(theme_compile_json(config, kind))
+    return result
+
+
+def theme_compile_json(config: dict[str, Any], kind: str) -> str:
+    """The bundle as JSON text, cached by configuration and kind.
+
+    The cache holds one string per entry rather than a tree of dicts: long-lived objects are
+    what every garbage collection walks, and a process serving many partners keeps many.
+    """
+    return _compile_cached(json.dumps(config, sort_keys=True, separators=(",", ":")), kind)
 
 
 @lru_cache(maxsize=1024)
-def _compile_cached(config_json: str, kind: str) -> dict[str, Any]:
+def _compile_cached(config_json: str, kind: str) -> str:
+    return json.dumps(_compile(config_json, kind), ensure_ascii=False, separators=(",", ":"))
+
+
+def _compile(config_json: str, kind: str) -> dict[str, Any]:
     if kind not in KINDS:
         raise ValueError(f"unknown partner kind {kind!r}")
     partner_kind: Kind = kind  # type: ignore[assignment]

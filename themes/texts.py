@@ -101,6 +101,10 @@ def _partner_texts(config: PartnerConfig) -> dict[str, str]:
     }
 
 
+# English holds only what differs from German: the app falls back to German per key, and
+# the bundle travels with every config call.
+EN_ONLY = {key: text for key, text in FIXED_EN.items() if FIXED_DE.get(key) != text}
+
+
 def texts_for(config: PartnerConfig) -> dict[str, Any]:
-    partner = _partner_texts(config)
-    return {"de": {**FIXED_DE, **partner}, "en": {**FIXED_DE, **FIXED_EN, **partner}}
+    return {"de": {**FIXED_DE, **_partner_texts(config)}, "en": EN_ONLY}

@@ -254,3 +254,6 @@ SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+
+# pg_dump used to copy the partner template schema (default: the embedded server's own).
+PG_DUMP = os.environ.get("PG_DUMP", "")
