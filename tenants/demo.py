@@ -15,8 +15,9 @@ def svg_data_url(svg: str) -> str:
 
 
 def logo(label: str, color: str) -> str:
+    width = 60 + round(len(label) * 10.5)
     return svg_data_url(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="48" viewBox="0 0 {width} 48">'
         f'<rect width="48" height="48" rx="12" fill="{color}"/>'
         '<path d="M27 8 15 27h9l-3 13 12-19h-9z" fill="#fff"/>'
         f'<text x="58" y="31" font-family="Arial, sans-serif" font-size="17" font-weight="700" fill="{color}">'
