@@ -11,11 +11,13 @@ from accounts.api import router as accounts_router
 from accounts.errors import AccountError
 from billing.api import router as billing_router
 from config.errors import FieldError, field_errors
+from registrations.api import router as registrations_router
 from tenants.api import router as tenants_router
 
 api = NinjaAPI(title="THG-Quote API", version="1", docs_url="/docs", urls_namespace="api")
 api.add_router("/", tenants_router)
 api.add_router("/", accounts_router)
+api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 
 

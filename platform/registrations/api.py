@@ -1,0 +1,121 @@
+"""Scan intake, lock and device data of the registration flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from ninja import Router, Schema, Status
+from pydantic import Field
+
+from accounts.tokens import partner_auth
+from config.errors import FieldError
+from quota.services import allowed_registration_years
+from registrations import services
+from registrations.errors import ScanRejected
+from registrations.models import BevRegistration
+from tenants.config_schema import PartnerConfig
+from tenants.middleware import request_partner
+
+router = Router(tags=["registrations"])
+
+YEARS_INVALID = "Bitte wählen Sie ein angebotenes Quotenjahr."
+FILE_MISSING = "Bitte laden Sie ein Bild oder PDF Ihres Fahrzeugscheins hoch."
+
+
+@router.get("/system_constraints/", auth=None)
+def system_constraints(request: HttpRequest) -> dict[str, Any]:
+    limits = services.scan_limits()
+    return {
+        "bev_registration": {
+            "zlb_scan_constraints": {"min_size": limits.min_size, "max_pixels": limits.max_pixels}
+        }
+    }
+
+
+def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
+    if source == services.B2B_SOURCE:
+        return []
+    allowed = allowed_registration_years(config)
+    try:
+        years = sorted({int(part) for part in raw.split(",") if part.strip()})
+    except ValueError:
+        raise FieldError("registration_years", YEARS_INVALID) from None
+    if not years or any(year not in allowed for year in years):
+        raise FieldError("registration_years", YEARS_INVALID)
+    return years
+
+
+@router.post(
+    "/bev_registrations/", auth=partner_auth, response={201: list[dict[str, Any]], 400: dict, 413: dict}
+)
+def bev_registration_create(request: HttpRequest) -> Any:
+    partner = request_partner(request)
+    assert partner is not None
+    limits = services.scan_limits()
+    # Refused before the body is read: nothing of an oversized upload is parsed or stored.
+    declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    if declared > limits.max_bytes + 64 * 1024:
+        return Status(
+            413,
+            {"zlb_scan": {"error_code": services.FILE_TOO_LARGE, "details": {"max_bytes": limits.max_bytes}}},
+        )
+    if request.POST.get("partner", "").strip().lower() != partner.subdomain:
+        raise FieldError("partner", "Dieser Partner passt nicht zu dieser Website.")
+    upload = request.FILES.get("zlb_scan")
+    if upload is None:
+        raise FieldError("zlb_scan", FILE_MISSING)
+    if upload.size is not None and upload.size > limits.max_bytes:
+        return Status(
+            413,
+            {"zlb_scan": {"error_code": services.FILE_TOO_LARGE, "details": {"max_bytes": limits.max_bytes}}},
+        )
+    source = (
+        services.B2B_SOURCE
+        if request.POST.get("source") == services.B2B_SOURCE
+        else BevRegistration.Source.B2C
+    )
+    config = PartnerConfig.model_validate(partner.config)
+    years = _years(request.POST.get("registration_years", ""), config, source)
+    skip = request.POST.get("skip_classifier", "").strip().lower() == "true"
+    try:
+        registration = services.registration_create(
+            partner=partner,
+            owner=request.auth,  # type: ignore[attr-defined]
+            data=upload.read(),
+            source=source,
+            registration_years=years,
+            skip_classifier=skip,
+        )
+    except ScanRejected as rejected:
+        return Status(400, {"zlb_scan": {"error_code": rejected.code, "details": rejected.details}})
+    return Status(
+        201, [{"id": registration.pk, "sequence": registration.sequence, "uuid": str(registration.uuid)}]
+    )
+
+
+@router.post("/bev_registrations/{registration_id}/lock/", auth=partner_auth, response={200: dict, 404: dict})
+def bev_registration_lock(request: HttpRequest, registration_id: int, update_related: bool = False) -> Any:
+    registration = get_object_or_404(BevRegistration, pk=registration_id, owner=request.auth)  # type: ignore[attr-defined]
+    registration = services.registration_lock(registration=registration)
+    locked_at = registration.locked_at or timezone.now()
+    return {"id": registration.pk, "sequence": registration.sequence, "locked_at": locked_at.isoformat()}
+
+
+class DeviceInfoIn(Schema):
+    registration: int
+    device_type: str = Field(pattern="^(mobile|desktop)$")
+    device_name: str = Field(default="", max_length=200)
+    browser_version: str = Field(default="", max_length=200)
+    os_name: str = Field(default="", max_length=100)
+    os_version: str = Field(default="", max_length=100)
+    full_user_agent_string: str = Field(default="", max_length=1000)
+
+
+@router.post("/fe_user_agent_data/", auth=partner_auth, response={201: dict, 404: dict})
+def device_info_create(request: HttpRequest, payload: DeviceInfoIn) -> Any:
+    registration = get_object_or_404(BevRegistration, pk=payload.registration, owner=request.auth)  # type: ignore[attr-defined]
+    info = services.device_info_create(registration=registration, data=payload.dict(exclude={"registration"}))
+    return Status(201, {"id": info.pk})
