@@ -235,7 +235,12 @@ HUEY = {
 if REDIS_URL:
     HUEY.update({"huey_class": "huey.RedisHuey", "url": REDIS_URL})
 else:
-    HUEY.update({"huey_class": "huey.SqliteHuey", "filename": str(VAR_DIR / "huey.sqlite3")})
+    HUEY.update(
+        {
+            "huey_class": "huey.SqliteHuey",
+            "filename": os.environ.get("HUEY_FILENAME", str(VAR_DIR / "huey.sqlite3")),
+        }
+    )
 
 # E-mail: written under var/mail/ and printed in the default run; SMTP by variables in production.
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "config.mail.OutboxBackend")

@@ -8,6 +8,7 @@ then the decode, at a reduced size where the format allows it.
 from __future__ import annotations
 
 import io
+import math
 import struct
 import warnings
 from dataclasses import dataclass
@@ -82,7 +83,10 @@ def _header_size(data: bytes, content_type: str) -> tuple[int, int]:
         raise ScanRejected(errors.DAMAGED) from None
 
 
-def _open_image(data: bytes, content_type: str, *, min_size: int, max_pixels: int) -> Image.Image:
+def _open_image(
+    data: bytes, content_type: str, *, min_size: int, max_pixels: int
+) -> tuple[Image.Image, int, int]:
+    """The decoded image (upright, possibly reduced while decoding) and its full upright size."""
     try:
         image = Image.open(io.BytesIO(data))
     except Image.DecompressionBombError:
@@ -103,14 +107,17 @@ def _open_image(data: bytes, content_type: str, *, min_size: int, max_pixels: in
     _size_check(width, height, min_size=min_size, max_pixels=max_pixels)
     if image.format == "JPEG":
         # Decode at 1/2, 1/4 or 1/8 scale when that still covers what is stored.
-        image.draft("RGB", (STORED_LONG_SIDE, STORED_LONG_SIDE))
+        # draft() wants both sides covered: ask for the stored size of this aspect ratio.
+        scale = STORED_LONG_SIDE / max(image.size)
+        if scale < 1:
+            image.draft("RGB", (math.ceil(image.width * scale), math.ceil(image.height * scale)))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             image.load()
     except (*DECODE_ERRORS, Image.DecompressionBombWarning, Image.DecompressionBombError):
         raise ScanRejected(errors.DAMAGED) from None
-    return ImageOps.exif_transpose(image) or image
+    return ImageOps.exif_transpose(image) or image, width, height
 
 
 def _render_pdf(data: bytes, *, min_size: int, max_pixels: int) -> tuple[Image.Image, int, int]:
@@ -149,8 +156,7 @@ def scan_prepare(data: bytes, *, min_size: int, max_pixels: int, max_bytes: int 
     if content_type == "application/pdf":
         image, width, height = _render_pdf(data, min_size=min_size, max_pixels=max_pixels)
     else:
-        image = _open_image(data, content_type, min_size=min_size, max_pixels=max_pixels)
-        width, height = image.size
+        image, width, height = _open_image(data, content_type, min_size=min_size, max_pixels=max_pixels)
     # Metadata (EXIF with its location) is dropped by re-encoding from pixels only.
     image = image.convert("RGB")
     if max(image.size) > STORED_LONG_SIDE:

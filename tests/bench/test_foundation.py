@@ -34,18 +34,25 @@ EXTRA_PARTNERS = 200
 
 
 def wrk(
-    port: int, hosts: list[str], path: str, *, seconds: int, connections: int, threads: int = 2
+    port: int,
+    hosts: list[str],
+    path: str,
+    *,
+    seconds: int,
+    connections: int,
+    threads: int = 2,
+    script: Path = LUA,
 ) -> dict[str, Any]:
     with tempfile.NamedTemporaryFile("w", suffix=".hosts", delete=False) as handle:
         handle.write("\n".join(hosts) + "\n")
-    env = {**os.environ, "WRK_HOSTS": handle.name, "WRK_PATH": path}
+    env = {**os.environ, "WRK_HOSTS": handle.name, "WRK_PATH": path, "WRK_HOST": hosts[0]}
     command = [
         WRK or "wrk",
         f"-t{threads}",
         f"-c{connections}",
         f"-d{seconds}s",
         "-s",
-        str(LUA),
+        str(script),
         f"http://127.0.0.1:{port}",
     ]
     output = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
@@ -116,7 +123,7 @@ def test_config_call_latency_at_1_and_at_200_partners(server: int, many_partners
     for hosts in (one, all_hosts):  # each worker's directory learns every host first
         wrk(server, hosts, "/api/configs/{sub}/", seconds=2, connections=4)
     samples: dict[str, list[dict[str, Any]]] = {"1": [], "200": []}
-    for _ in range(3):
+    for _ in range(5):  # interleaved, so a noisy neighbour hits both sides alike
         samples["1"].append(wrk(server, one, "/api/configs/{sub}/", seconds=4, connections=1, threads=1))
         samples["200"].append(
             wrk(server, all_hosts, "/api/configs/{sub}/", seconds=4, connections=1, threads=1)
@@ -132,11 +139,14 @@ def test_config_call_latency_at_1_and_at_200_partners(server: int, many_partners
             "mean_us_200_partners": median("mean_us", "200"),
             "p50_us_1_partner": median("p50_us", "1"),
             "p50_us_200_partners": median("p50_us", "200"),
+            "p90_us_1_partner": median("p90_us", "1"),
+            "p90_us_200_partners": median("p90_us", "200"),
             "p99_us_1_partner": median("p99_us", "1"),
             "p99_us_200_partners": median("p99_us", "200"),
             "ratio_p50_200_to_1": round(median("p50_us", "200") / median("p50_us", "1"), 3),
+            "ratio_p90_200_to_1": round(median("p90_us", "200") / median("p90_us", "1"), 3),
             "ratio_mean_200_to_1": round(median("mean_us", "200") / median("mean_us", "1"), 3),
-            "target": "<= 1.10",
+            "target": "<= 1.10 (p50 and p90; the mean carries this VM's stalls, which hit either side)",
         },
     )
 
