@@ -18,7 +18,7 @@ from themes.texts import texts_for
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "2"
+COMPILER_VERSION = "3"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",

@@ -47,6 +47,8 @@ export const themeBundleSchema = z.object({
   }),
 });
 
+const paymentOption = z.enum(["NONE", "BANK", "CHARGECARD", "BANKORCHARGECARD", "BANKANDOPTIONALCHARGECARD"]);
+
 export const partnerConfigSchema = z
   .object({
     subdomain: z.string(),
@@ -61,15 +63,74 @@ export const partnerConfigSchema = z
     display_title_dot: z.boolean(),
     show_impressum: z.boolean(),
     impressum_details: z.string(),
+    authentication_flow: z.enum(["link", "otp"]),
+    enable_private_business_registration: z.boolean(),
+    show_gender_option: z.boolean(),
+    gender_option: z.number(),
+    end_user_portal_enable: z.boolean(),
+    faq_youtube_video_link: z.string(),
     pages: z
       .object({
         welcome: z.object({ title: z.string(), register: z.string(), four_steps: z.string() }).passthrough(),
+        faq: z.array(z.object({ question: z.string(), answer: z.string() }).passthrough()),
+        login: z.object({
+          intro: z.string(),
+          contract_number: z.string(),
+          invalid_login: z.string(),
+          display_partner_variable: z.boolean(),
+        }),
+        terms: z.object({
+          agreed: z.string(),
+          display_checkbox_free_text_permission: z.boolean(),
+          free_text_permission_text: z.string(),
+          make_free_text_mandatory: z.boolean(),
+          tnc_title: z.string(),
+          show_email_promotions_flag: z.boolean(),
+          email_promotions_text: z.string(),
+          fly_out_text: z.string(),
+        }),
         termsdetails: documentPage,
         privacydetails: documentPage,
         next_year_termsdetails: documentPage,
         next_year_privacydetails: documentPage,
+        finish: z.object({
+          text: z.string(),
+          title: z.string(),
+          countdown_seconds: z.number(),
+          is_auto_redirect_enabled: z.boolean(),
+          is_button_redirect_enabled: z.boolean(),
+          redirect_url: z.string(),
+        }),
+        payment: z
+          .object({
+            payment_option: paymentOption,
+            title: z.string(),
+            text_details: z.string(),
+            input_field_text: z.string(),
+            chargecard_placeholder_text: z.string(),
+            client_detail_label: z.string(),
+            text_for_bank: z.string(),
+            text_for_chargecard: z.string(),
+            text_for_bank_or_chargecard: z.string(),
+            text_for_bank_and_optional_chargecard: z.string(),
+            placeholder_payment_option: z.string(),
+            placeholder_first_name: z.string(),
+            placeholder_last_name: z.string(),
+          })
+          .passthrough(),
       })
       .passthrough(),
+    qa_create_choices: z.object({
+      current_year: z.boolean(),
+      next_year: z.boolean(),
+      current_year_title: z.string(),
+      current_year_subtext: z.string(),
+      next_year_title: z.string(),
+      next_year_subtext: z.string(),
+      no_allowed_registration_years_message: z.string(),
+      no_price_available: z.string(),
+      placeholder_message: z.string(),
+    }),
     colors: z.record(z.string(), z.string()),
     theme: themeBundleSchema,
   })

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { App } from "@/app/app";
 import { ALIASES, PATHS } from "@/app/routes";
-import { FIXTURES, partnerConfig, renderAt, setDesktop } from "@/test/render";
+import { currentLocation, FIXTURES, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 describe("a deactivated partner", () => {
   it.each(["/", "/terms", "/b2b/login", "/billing", "/nowhere"])("shows only FrontendDeactivated on %s", (path) => {
@@ -47,13 +47,28 @@ describe("the route table", () => {
   });
 
   it.each([
-    ["/validation/42", "Validation"],
-    ["/b2b/impressum", "Impressum"],
-    ["/codevalidation", "CodeValidation"],
-  ])("renders %s as %s", (path, name) => {
+    ["/codevalidation?email=a%40b.de", "Bestätigungscode"],
+    ["/b2b/login", "Anmelden"],
+    ["/faq", "Häufige Fragen"],
+    ["/termsdetails", "Allgemeine Geschäftsbedingungen"],
+    ["/privacydetails", "Datenschutzinformation"],
+  ])("renders the public route %s", (path, title) => {
     renderAt(path);
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(name);
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(title);
   });
+
+  it("shows Impressum under /b2b/impressum when enabled, else goes to /", () => {
+    renderAt("/b2b/impressum", partnerConfig("standard", (c) => Object.assign(c, { show_impressum: true, impressum_details: "<p>Musterweg 1</p>" })));
+    expect(screen.getByTestId("impressum-details")).toHaveTextContent("Musterweg 1");
+  });
+
+  it.each(["/upload", "/validation/42", "/billing", "/finish", "/b2b/upload", "/b2b/validation", "/b2b/finish"])(
+    "sends a visitor without a login from %s to the login or terms, query kept",
+    (path) => {
+      renderAt(`${path}?campaign=x`);
+      expect(currentLocation()).toBe(`${path.includes("/b2b") ? "/b2b/login" : "/terms"}?campaign=x`);
+    },
+  );
 });
 
 describe("loading the configuration", () => {

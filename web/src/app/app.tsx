@@ -3,11 +3,16 @@ import CircularProgress from "@mui/material/CircularProgress";
 import CssBaseline from "@mui/material/CssBaseline";
 import { ThemeProvider } from "@mui/material/styles";
 import Typography from "@mui/material/Typography";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BrowserRouter } from "react-router";
 
 import { ConfigNotFound, fetchPartnerConfig, type PartnerConfig, subdomainOf } from "@/api/config";
 import { FrontendDeactivated } from "@/flow/routes/frontend-deactivated";
+import { onSessionEnded } from "@/shared/lib/http";
+import { isB2BPath } from "@/shared/lib/navigation";
+import { clearSession } from "@/shared/lib/session-store";
+import { ToasterProvider } from "@/shared/ui/toaster";
 import { buildTheme } from "@/theme/build-theme";
 
 import { applyPartnerHead } from "./partner-head";
@@ -48,15 +53,24 @@ export function PartnerApp({ config }: { config: PartnerConfig }) {
   );
 }
 
-/** The partner's configuration and compiled theme for everything below. */
+// A refresh that failed ends the session: the flow starts again where a visitor starts.
+onSessionEnded(() => {
+  clearSession();
+  window.location.assign(isB2BPath(window.location.pathname) ? "/b2b/login" : "/terms");
+});
+
+/** The partner's configuration and compiled theme, server state and toaster for everything below. */
 export function PartnerProviders({ config, children }: { config: PartnerConfig; children: ReactNode }) {
   const theme = useMemo(() => buildTheme(config.theme), [config.theme]);
+  const [queries] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
   return (
     <PartnerContext.Provider value={config}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
+      <QueryClientProvider client={queries}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          <ToasterProvider>{children}</ToasterProvider>
+        </ThemeProvider>
+      </QueryClientProvider>
     </PartnerContext.Provider>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The route table of spec/registration-flow.md section 2: names are contract. Paths the
  * spec does not show (FAQ, Privacy, TermsFull, DesktopView, WelcomeMobile) are ours.
- * The access guard and per-screen guards come with the registration-flow screens.
+ * The access guard (router.tsx) lets a visitor without a login onto the public routes only.
  */
 export const PATHS = {
   Welcome: "/",
@@ -41,3 +41,28 @@ export const ALIASES: Partial<Record<RouteName, string[]>> = {
   Welcome: ["/b2b"],
   Impressum: ["/b2b/impressum"],
 };
+
+/** The routes an unauthenticated visitor may open (section 2, access guard). */
+export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  "Welcome",
+  "WelcomeB2B",
+  "FAQ",
+  "Privacy",
+  "TermsFull",
+  "TermsView",
+  "TermsDetails",
+  "PrivacyDetails",
+  "VerifyEmail",
+  "LoginCA",
+  "ConfirmView",
+  "ConfirmB2B",
+  "CodeValidation",
+  "CodeValidationB2B",
+  "WelcomeDesktop",
+  "WelcomeMobile",
+  "DesktopView",
+  "Impressum",
+  "FrontendDeactivated",
+  "LoginB2B",
+  "VerifyEmailB2B",
+]);

@@ -1,5 +1,5 @@
 import { render, type RenderResult } from "@testing-library/react";
-import { MemoryRouter } from "react-router";
+import { MemoryRouter, useLocation } from "react-router";
 
 import { partnerConfigSchema, type PartnerConfig } from "@/api/config";
 import { PartnerProviders, PartnerScreens } from "@/app/app";
@@ -22,6 +22,7 @@ export function renderAt(path: string, config: PartnerConfig = partnerConfig()):
     <PartnerProviders config={config}>
       <MemoryRouter initialEntries={[path]}>
         <PartnerScreens />
+        <LocationProbe />
       </MemoryRouter>
     </PartnerProviders>,
   );
@@ -38,4 +39,14 @@ export function setDesktop(desktop: boolean): void {
     removeEventListener: () => {},
     dispatchEvent: () => false,
   })) as typeof window.matchMedia;
+}
+
+/** Where the router is: data-testid="location" holds pathname and query. */
+function LocationProbe() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="location" hidden>{`${pathname}${search}`}</output>;
+}
+
+export function currentLocation(): string {
+  return document.querySelector('[data-testid="location"]')?.textContent ?? "";
 }

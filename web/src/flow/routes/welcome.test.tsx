@@ -1,7 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { partnerConfig, renderAt, setDesktop } from "@/test/render";
+import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 describe("Welcome (mobile)", () => {
   beforeEach(() => setDesktop(false));
@@ -25,8 +25,8 @@ describe("Welcome (mobile)", () => {
 
     fireEvent.click(screen.getByTestId("welcome-start"));
 
-    expect(screen.getByTestId("placeholder-screen")).toBeInTheDocument();
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("TermsView");
+    expect(currentLocation()).toBe("/terms?campaign=herbst");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Teilnahmebedingungen");
   });
 
   it("shows 'Was steckt dahinter?' only for a provider-branded partner", () => {
@@ -44,7 +44,7 @@ describe("Welcome (mobile)", () => {
 
     expect(screen.getByText("In drei Schritten registrieren")).toBeInTheDocument();
     fireEvent.click(screen.getByTestId("welcome-start"));
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("LoginB2B");
+    expect(currentLocation()).toBe("/b2b/login?campaign=x");
   });
 
   it("shows the title dot when configured", () => {

@@ -18,3 +18,12 @@ export function useFlowNavigate(): (pathname: string, options?: { replace?: bool
 export function isB2BPath(pathname: string): boolean {
   return pathname.includes("/b2b");
 }
+
+/** The current query with one key set (or removed when value is null). */
+export function queryWith(search: string, key: string, value: string | null): string {
+  const params = new URLSearchParams(search);
+  if (value === null) params.delete(key);
+  else params.set(key, value);
+  const query = params.toString();
+  return query ? `?${query}` : "";
+}

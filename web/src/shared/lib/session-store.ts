@@ -1,7 +1,9 @@
 /**
  * The client state of spec/registration-flow.md section 3, kept in sessionStorage under
- * stable keys. Later screens fill it; clearing resets everything.
+ * stable keys. Writes notify subscribers (useStored), so screens follow the store.
  */
+import { useSyncExternalStore } from "react";
+
 export const STORE_KEYS = {
   checklist: "thg.checklist",
   tokens: "thg.tokens",
@@ -21,9 +23,19 @@ export const STORE_KEYS = {
   billingSuccess: "thg.billingSuccess",
   emailVerification: "thg.emailVerification",
   profile: "thg.profile",
+  uploadFailures: "thg.uploadFailures",
+  billingDraft: "thg.billingDraft",
+  clientId: "thg.clientId",
+  checklistDraft: "thg.checklistDraft",
 } as const;
 
 export type StoreKey = keyof typeof STORE_KEYS;
+
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  listeners.forEach((listener) => listener());
+}
 
 export function storeGet<T>(key: StoreKey, storage: Storage = window.sessionStorage): T | null {
   const raw = storage.getItem(STORE_KEYS[key]);
@@ -36,11 +48,34 @@ export function storeGet<T>(key: StoreKey, storage: Storage = window.sessionStor
 }
 
 export function storeSet(key: StoreKey, value: unknown, storage: Storage = window.sessionStorage): void {
-  storage.setItem(STORE_KEYS[key], JSON.stringify(value));
+  if (value === null || value === undefined) storage.removeItem(STORE_KEYS[key]);
+  else storage.setItem(STORE_KEYS[key], JSON.stringify(value));
+  notify();
 }
 
 /** Clearing the session resets tokens, checklist, e-mail, flags and all browser storage. */
 export function clearSession(storage: Storage = window.sessionStorage): void {
   storage.clear();
   window.localStorage.removeItem(STORE_KEYS.tokens);
+  notify();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener("storage", listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener("storage", listener);
+  };
+}
+
+/** A stored value as React state (the raw string is the snapshot, so renders stay stable). */
+export function useStored<T>(key: StoreKey): T | null {
+  const raw = useSyncExternalStore(subscribe, () => window.sessionStorage.getItem(STORE_KEYS[key]));
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
 }

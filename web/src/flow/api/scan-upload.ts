@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+import { apiUpload } from "@/shared/lib/http";
+
+export const registrationSchema = z.array(z.object({ id: z.number(), sequence: z.number(), uuid: z.string() })).min(1);
+
+export type ScanUploadInput = {
+  partner: string;
+  file: File;
+  b2b: boolean;
+  registrationYears: number[];
+  skipClassifier: boolean;
+};
+
+/** Scan upload (multipart): the answer is a list; its first item is the registration. */
+export async function scanUpload(input: ScanUploadInput, onProgress: (fraction: number) => void) {
+  const form = new FormData();
+  form.append("partner", input.partner);
+  form.append("zlb_scan", input.file);
+  if (input.b2b) form.append("source", "b2b_fe");
+  else form.append("registration_years", input.registrationYears.join(","));
+  if (input.skipClassifier) form.append("skip_classifier", "True");
+  const [registration] = registrationSchema.parse(await apiUpload("bev_registrations/", form, onProgress));
+  return registration!;
+}

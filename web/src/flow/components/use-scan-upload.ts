@@ -1,0 +1,87 @@
+import { useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+
+import { usePartner, useTexts } from "@/app/partner-context";
+import { PATHS } from "@/app/routes";
+import { deviceInfoSend } from "@/flow/api/device-info";
+import { scanUpload } from "@/flow/api/scan-upload";
+import type { ScanConstraints } from "@/flow/api/system-constraints";
+import { type Checklist, registrationYears } from "@/flow/state/flow-state";
+import { ApiError } from "@/shared/lib/http";
+import { isB2BPath, withQuery } from "@/shared/lib/navigation";
+import { storeGet, storeSet } from "@/shared/lib/session-store";
+import { useToaster } from "@/shared/ui/toaster";
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** From the third attempt (after two failures) the document check is skipped. */
+export const FAILURES_BEFORE_SKIP = 2;
+
+type Translate = (key: string) => string;
+
+/** The message of section 8 for a failed scan upload. */
+export function scanErrorMessage(t: Translate, error: unknown, constraints: ScanConstraints | undefined): string {
+  const scan = error instanceof ApiError ? (error.body as { zlb_scan?: { error_code?: string; details?: Record<string, number> } } | null)?.zlb_scan : null;
+  const code = scan?.error_code;
+  if (!code) return t("error.scanUnknown");
+  if (code === "IMGC001") {
+    const details = scan?.details ?? {};
+    const min = details.min_size ?? constraints?.min_size ?? 0;
+    const max = details.max_pixels ?? constraints?.max_pixels ?? 0;
+    return t("error.IMGC001")
+      .replaceAll("{min}", String(min))
+      .replace("{max}", max.toLocaleString("de-DE"))
+      .replace("{w}", String(details.given_width ?? "?"))
+      .replace("{h}", String(details.given_height ?? "?"));
+  }
+  const message = t(`error.${code}`);
+  return message === `error.${code}` ? t("error.scanUnknown") : message;
+}
+
+/** Upload with progress; success stores the registration, sends the device data, goes on. */
+export function useScanUpload(constraints: ScanConstraints | undefined) {
+  const t = useTexts();
+  const partner = usePartner();
+  const toast = useToaster();
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const b2b = isB2BPath(pathname);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const failures = storeGet<number>("uploadFailures") ?? 0;
+
+  const upload = async (file: File) => {
+    setError(null);
+    if (file.size > MAX_UPLOAD_BYTES) {
+      setError(t("error.IMGC005"));
+      return;
+    }
+    setProgress(0);
+    try {
+      const registration = await scanUpload(
+        {
+          partner: partner.subdomain,
+          file,
+          b2b,
+          registrationYears: registrationYears(storeGet<Checklist>("checklist")),
+          skipClassifier: (storeGet<number>("uploadFailures") ?? 0) >= FAILURES_BEFORE_SKIP,
+        },
+        setProgress,
+      );
+      storeSet("bevRegistrationId", registration.id);
+      storeSet("quoteId", registration.sequence);
+      storeSet("quoteUuid", registration.uuid);
+      storeSet("imageSuccess", true);
+      storeSet("uploadFailures", 0);
+      deviceInfoSend(registration.id).catch(() => toast(t("error.uploadingData")));
+      navigate(withQuery(b2b ? PATHS.ValidationB2B : `/validation/${registration.id}`, search));
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 401) return;
+      storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
+      setError(scanErrorMessage(t, failure, constraints));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return { upload, progress, error, willSkipClassifier: failures >= FAILURES_BEFORE_SKIP };
+}
