@@ -9,6 +9,7 @@ import { BrowserRouter } from "react-router";
 
 import { ConfigNotFound, fetchPartnerConfig, type PartnerConfig, subdomainOf } from "@/api/config";
 import { FrontendDeactivated } from "@/flow/routes/frontend-deactivated";
+import { browser } from "@/shared/lib/browser";
 import { onSessionEnded } from "@/shared/lib/http";
 import { isB2BPath } from "@/shared/lib/navigation";
 import { clearSession } from "@/shared/lib/session-store";
@@ -56,7 +57,7 @@ export function PartnerApp({ config }: { config: PartnerConfig }) {
 // A refresh that failed ends the session: the flow starts again where a visitor starts.
 onSessionEnded(() => {
   clearSession();
-  window.location.assign(isB2BPath(window.location.pathname) ? "/b2b/login" : "/terms");
+  browser.assign(isB2BPath(window.location.pathname) ? "/b2b/login" : "/terms");
 });
 
 /** The partner's configuration and compiled theme, server state and toaster for everything below. */

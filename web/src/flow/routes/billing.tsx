@@ -34,6 +34,7 @@ import {
   paymentFields,
 } from "@/flow/forms/billing-schema";
 import type { Checklist } from "@/flow/state/flow-state";
+import { browser } from "@/shared/lib/browser";
 import { ApiError } from "@/shared/lib/http";
 import { useFlowNavigate, withQuery } from "@/shared/lib/navigation";
 import { storeGet, storeSet } from "@/shared/lib/session-store";
@@ -151,7 +152,7 @@ export function Billing() {
       if (partner.end_user_portal_enable) {
         setPortalWait(true);
         storeSet("billingSuccess", true);
-        window.setTimeout(() => window.location.assign("/portal/registrations"), PORTAL_WAIT_MS);
+        window.setTimeout(() => browser.assign("/portal/registrations"), PORTAL_WAIT_MS);
       } else {
         storeSet("billingSuccess", true);
         navigate(PATHS.Finish);

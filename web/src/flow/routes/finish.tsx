@@ -6,6 +6,7 @@ import { useLocation } from "react-router";
 
 import { usePartner, useTexts } from "@/app/partner-context";
 import { PATHS } from "@/app/routes";
+import { browser } from "@/shared/lib/browser";
 import { isB2BPath } from "@/shared/lib/navigation";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";
@@ -53,14 +54,14 @@ export function Finish() {
   useEffect(() => {
     if (!snapshot.allowed) {
       clearSession();
-      window.location.replace(`${b2b ? PATHS.LoginB2B : PATHS.TermsView}${search}`);
+      browser.replace(`${b2b ? PATHS.LoginB2B : PATHS.TermsView}${search}`);
       return;
     }
     if (snapshot.returnUrl) {
       const timer = window.setTimeout(() => {
         const target = returnUrlWithQuote(snapshot.returnUrl!, snapshot.quoteId, snapshot.quoteUuid);
         clearSession();
-        window.location.assign(target);
+        browser.assign(target);
       }, RETURN_REDIRECT_MS);
       return () => window.clearTimeout(timer);
     }
@@ -77,7 +78,7 @@ export function Finish() {
   useEffect(() => {
     if (countdownEnabled && seconds <= 0 && redirect) {
       clearSession();
-      window.location.assign(redirect.toString());
+      browser.assign(redirect.toString());
     }
   }, [countdownEnabled, seconds, redirect]);
 
