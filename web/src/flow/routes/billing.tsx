@@ -339,6 +339,7 @@ function Text({ control, name, label, placeholder, autoComplete, inputMode, sele
             htmlInput: { "data-testid": `billing-${name}`, inputMode },
             formHelperText: { "data-testid": `error-${name}` } as object,
             input: adornment ? { endAdornment: <InputAdornment position="end">{adornment}</InputAdornment> } : undefined,
+            select: select ? ({ SelectDisplayProps: { "data-testid": `select-${name}` } } as object) : undefined,
           }}
         >
           {children}

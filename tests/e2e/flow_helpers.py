@@ -1,0 +1,147 @@
+"""What the registration-flow browser tests share: mails, documents, config patches, steps."""
+
+from __future__ import annotations
+
+import email
+import re
+import time
+import uuid
+from email.message import Message
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from playwright.sync_api import Page, Route, expect
+
+from tests.conftest import ROOT
+from tests.fixtures.zlb.generate import photo, zlb_document
+
+MAIL_DIR = ROOT / "var" / "test-mail"
+DOCUMENTS = ROOT / "var" / "e2e-documents"
+
+
+def new_address() -> str:
+    return f"e2e-{uuid.uuid4().hex[:10]}@example.org"
+
+
+def _text(message: Message) -> str:
+    for part in message.walk():
+        if part.get_content_type() == "text/plain":
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            return payload.decode(part.get_content_charset() or "utf-8")
+    return ""
+
+
+def mail_to(address: str, *, after: float, timeout: float = 15) -> str:
+    """The text of the newest mail to an address written after a moment (the server's outbox)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if MAIL_DIR.exists():
+            for path in sorted(MAIL_DIR.glob("*.eml"), key=lambda p: p.stat().st_mtime, reverse=True):
+                if path.stat().st_mtime < after:
+                    break
+                message = email.message_from_bytes(path.read_bytes())
+                if address in str(message["To"]):
+                    return _text(message)
+        time.sleep(0.2)
+    raise AssertionError(f"no mail to {address}")
+
+
+def code_from(text: str) -> str:
+    match = re.search(r"\b(\d{6})\b", text)
+    assert match, text
+    return match.group(1)
+
+
+def link_from(text: str) -> str:
+    match = re.search(r"https?://\S+verify-email\S*", text)
+    assert match, text
+    return match.group(0)
+
+
+def document(name: str, **options: Any) -> Path:
+    """A generated ZLB (or, with kind='photo', a holiday photo) as a file to upload."""
+    DOCUMENTS.mkdir(parents=True, exist_ok=True)
+    path = DOCUMENTS / name
+    if not path.exists():
+        if options.pop("kind", "zlb") == "photo":
+            path.write_bytes(photo(7))
+        else:
+            data, _ = zlb_document(options.pop("seed", 3), **options)
+            path.write_bytes(data)
+    return path
+
+
+def patch_config(page: Page, **changes: Any) -> None:
+    """The partner's real configuration with some flags changed, as the web app loads it."""
+
+    def handle(route: Route) -> None:
+        # Playwright's own fetch cannot resolve *.localhost: ask 127.0.0.1 with the Host header.
+        url = urlsplit(route.request.url)
+        direct = urlunsplit((url.scheme, f"127.0.0.1:{url.port}", url.path, url.query, ""))
+        response = route.fetch(url=direct, headers={**route.request.headers, "host": url.netloc})
+        body = response.json()
+        for key, value in changes.items():
+            if isinstance(value, dict) and isinstance(body.get(key), dict):
+                body[key] = {**body[key], **value}
+            else:
+                body[key] = value
+        if "authentication_flow" in changes:
+            body["theme"]["flags"]["authenticationFlow"] = changes["authentication_flow"]
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/configs/**", handle)
+
+
+def accept_terms(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"/terms"))
+    page.get_by_test_id("check-currentYear").check()
+    page.get_by_test_id("check-terms").check()
+    page.get_by_test_id("terms-submit").click()
+
+
+def log_in(page: Page, address: str, flow: str, *, b2b: bool = False) -> None:
+    expect(page).to_have_url(re.compile(r"/b2b/login" if b2b else r"/login"))
+    page.get_by_test_id("login-email").fill(address)
+    sent = time.time() - 1
+    page.get_by_test_id("login-submit").click()
+    text = mail_to(address, after=sent)
+    if flow == "otp":
+        expect(page).to_have_url(re.compile(r"codevalidation"))
+        page.get_by_test_id("code-input").fill(code_from(text))
+    else:
+        expect(page.get_by_test_id("confirm-text")).to_contain_text(address)
+        page.goto(link_from(text))
+    expect(page).to_have_url(re.compile(r"/upload"))
+
+
+def upload(page: Page, path: Path) -> None:
+    """The phone's tutorial and camera input, or the desktop's file input."""
+    page.locator("[data-testid=tutorial-next], [data-testid=upload-choose]").first.wait_for()
+    if page.get_by_test_id("tutorial-next").count():
+        for _ in range(3):
+            page.get_by_test_id("tutorial-next").click()
+        page.get_by_test_id("scan-input").set_input_files(path)
+    else:
+        page.get_by_test_id("upload-input").set_input_files(path)
+
+
+def pick(page: Page, field: str, option: str) -> None:
+    page.get_by_test_id(f"select-{field}").click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def fill_person(page: Page, *, gender: str | None = "Frau") -> None:
+    page.get_by_test_id("billing-first_name").wait_for()
+    if gender and page.get_by_test_id("select-gender").count():
+        pick(page, "gender", gender)
+    for name, value in {
+        "first_name": "Anna",
+        "last_name": "Muster",
+        "street_name": "Hauptstraße",
+        "street_number": "12a",
+        "postal_code": "10115",
+        "city": "Berlin",
+    }.items():
+        page.get_by_test_id(f"billing-{name}").fill(value)

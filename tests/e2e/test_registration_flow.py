@@ -1,0 +1,222 @@
+"""The registration flow in Chromium against the running server (spec/registration-flow.md):
+every demo partner kind to Finish, once with the code and once with the link, on a phone and
+on a desktop; the B2B flow; and the error paths a user meets."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, Request, expect
+
+from tests.e2e.flow_helpers import (
+    accept_terms,
+    document,
+    fill_person,
+    log_in,
+    new_address,
+    patch_config,
+    pick,
+    upload,
+)
+
+PartnerUrl = Callable[..., str]
+IBAN = "DE89 3704 0044 0532 0130 00"
+
+
+def billing(page: Page, subdomain: str) -> None:
+    expect(page).to_have_url(re.compile(r"/billing"))
+    fill_person(page)
+    if subdomain == "stadtwerk":  # BANKORCHARGECARD
+        pick(page, "payment_method", "Bankkonto")
+    if subdomain != "wallbox":  # the wallbox demo pays no money out (NONE)
+        page.get_by_test_id("billing-account_name").fill("Anna Muster")
+        page.get_by_test_id("billing-account_iban").fill(IBAN)
+    page.get_by_test_id("billing-review").click()
+    expect(page.get_by_test_id("billing-summary")).to_be_visible()
+    page.get_by_test_id("billing-submit").click()
+
+
+@pytest.mark.parametrize(
+    ("subdomain", "flow", "viewport"),
+    [
+        ("autohaus", "link", "phone"),
+        ("autohaus", "otp", "desktop"),
+        ("stadtwerk", "otp", "phone"),
+        ("stadtwerk", "link", "desktop"),
+        ("wallbox", "link", "desktop"),
+        ("wallbox", "otp", "phone"),
+    ],
+)
+def test_the_whole_flow_to_finish(
+    request: pytest.FixtureRequest, partner_url: PartnerUrl, subdomain: str, flow: str, viewport: str
+) -> None:
+    page: Page = request.getfixturevalue(viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    # The partner's real configuration, with the login method of this run (and Finish
+    # instead of the portal, which has its own tests).
+    patch_config(page, authentication_flow=flow, end_user_portal_enable=False)
+    page.route(
+        "https://voltbox.example/**", lambda route: route.fulfill(body="Danke", content_type="text/plain")
+    )
+    address = new_address()
+
+    page.goto(partner_url(subdomain, "/?campaign=e2e"))
+    if viewport == "desktop":
+        page.get_by_text("Weiter auf Desktop-Computer").click()
+    page.get_by_test_id("welcome-start").click()
+    accept_terms(page)
+    log_in(page, address, flow)
+    upload(page, document("zlb-a.jpg"))
+    expect(page).to_have_url(re.compile(r"/validation/\d+"), timeout=20_000)
+    expect(page.get_by_text("Fahrzeugschein erfolgreich registriert")).to_be_visible()
+    page.get_by_test_id("validation-next").click()
+    billing(page, subdomain)
+
+    expect(page).to_have_url(re.compile(r"/finish"))
+    expect(page.get_by_test_id("finish-quote")).to_contain_text(re.compile(r"\d{6}"))
+    if subdomain == "wallbox":
+        expect(page.get_by_test_id("finish-countdown")).to_contain_text("Sekunden")
+        page.wait_for_url("https://voltbox.example/danke", timeout=10_000)
+    assert errors == []
+
+
+def test_the_portal_partner_goes_to_the_portal_after_billing(phone: Page, partner_url: PartnerUrl) -> None:
+    address = new_address()
+    phone.goto(partner_url("stadtwerk", "/terms"))
+    accept_terms(phone)
+    log_in(phone, address, "otp")
+    upload(phone, document("zlb-a.jpg"))
+    phone.get_by_test_id("validation-next").click(timeout=20_000)
+    billing(phone, "stadtwerk")
+    expect(phone.get_by_test_id("portal-wait")).to_be_visible()
+    phone.wait_for_url(re.compile(r"/portal/registrations"), timeout=10_000)
+
+
+def test_the_b2b_flow(desktop: Page, partner_url: PartnerUrl) -> None:
+    address = new_address()
+    patch_config(desktop, authentication_flow="otp")
+    desktop.goto(partner_url("autohaus", "/b2b?campaign=b2b-e2e"))
+    expect(desktop).to_have_url(re.compile(r"/b2b/welcome"))
+    desktop.get_by_test_id("welcome-start").click()
+    log_in(desktop, address, "otp", b2b=True)
+    expect(desktop).to_have_url(re.compile(r"/b2b/upload"))
+    upload(desktop, document("zlb-a.jpg"))
+    expect(desktop).to_have_url(re.compile(r"/b2b/validation"), timeout=20_000)
+    desktop.get_by_test_id("validation-next").click()
+    expect(desktop).to_have_url(re.compile(r"/b2b/finish\?campaign=b2b-e2e"))
+    expect(desktop.get_by_role("heading", level=1)).to_be_visible()
+
+
+def test_a_wrong_code_is_ungueltiger_code(phone: Page, partner_url: PartnerUrl) -> None:
+    phone.goto(partner_url("stadtwerk", "/terms"))
+    accept_terms(phone)
+    phone.get_by_test_id("login-email").fill(new_address())
+    phone.get_by_test_id("login-submit").click()
+    phone.get_by_test_id("code-input").fill("000000")
+    expect(phone.get_by_text("Ungültiger Code")).to_be_visible()
+    expect(phone).to_have_url(re.compile(r"/codevalidation"))
+
+
+def _logged_in_upload(page: Page, partner_url: PartnerUrl) -> None:
+    patch_config(page, authentication_flow="otp")
+    page.goto(partner_url("autohaus", "/terms"))
+    accept_terms(page)
+    log_in(page, new_address(), "otp")
+
+
+def test_a_too_small_image_gets_imgc001_with_its_numbers(desktop: Page, partner_url: PartnerUrl) -> None:
+    _logged_in_upload(desktop, partner_url)
+    upload(desktop, document("zlb-small.jpg", size=(420, 300)))
+    expect(desktop.get_by_test_id("scan-error")).to_have_text(
+        "Die Bildauflösung muss größer als 500x500 Pixel sein. Insgesamt darf das Bild nicht mehr als "
+        "40.000.000 Pixel haben. Das hochgeladene Bild hat folgende Auflösung: 420x300 Pixel"
+    )
+
+
+def test_a_non_document_is_refused_twice_then_accepted_for_the_back_office(
+    desktop: Page, partner_url: PartnerUrl
+) -> None:
+    _logged_in_upload(desktop, partner_url)
+    uploads: list[str] = []
+
+    def remember(request: Request) -> None:
+        if request.url.endswith("/api/bev_registrations/") and request.method == "POST":
+            uploads.append((request.post_data_buffer or b"").decode("latin-1"))
+
+    desktop.on("request", remember)
+    holiday = document("holiday.jpg", kind="photo")
+    for _ in range(2):
+        upload(desktop, holiday)
+        expect(desktop.get_by_test_id("scan-error")).to_contain_text(
+            re.compile("Bild nicht als ZLB klassifiziert|nicht als Zulassungsbescheinigung")
+        )
+        expect(desktop.get_by_test_id("upload-choose")).to_be_enabled()
+    expect(desktop.get_by_test_id("scan-retry-hint")).to_be_visible()
+    upload(desktop, holiday)
+    expect(desktop).to_have_url(re.compile(r"/validation/\d+"), timeout=20_000)
+    assert ["skip_classifier" in body for body in uploads] == [False, False, True]
+
+
+def _to_billing(page: Page, partner_url: PartnerUrl) -> None:
+    _logged_in_upload(page, partner_url)
+    upload(page, document("zlb-a.jpg"))
+    page.get_by_test_id("validation-next").click(timeout=20_000)
+    expect(page).to_have_url(re.compile(r"/billing"))
+
+
+def test_an_invalid_iban_is_refused(phone: Page, partner_url: PartnerUrl) -> None:
+    _to_billing(phone, partner_url)
+    fill_person(phone)
+    phone.get_by_test_id("billing-account_name").fill("Anna Muster")
+    phone.get_by_test_id("billing-account_iban").fill("DE89 3704 0044 0532 0130 01")
+    expect(phone.get_by_test_id("billing-account_iban")).to_have_value("DE89370400440532013001")
+    phone.get_by_test_id("billing-review").click()
+    expect(phone.get_by_test_id("error-account_iban")).to_have_text("IBAN ist nicht gültig")
+    expect(phone.get_by_test_id("billing-summary")).to_have_count(0)
+
+
+def test_a_business_owner_with_a_vat_id(desktop: Page, partner_url: PartnerUrl) -> None:
+    _to_billing(desktop, partner_url)
+    fill_person(desktop)
+    desktop.get_by_test_id("billing-vehicle_owner_type-business").check()
+    desktop.get_by_test_id("billing-is_vat_mandatory-yes").check()
+    desktop.get_by_test_id("billing-name_of_business").fill("Muster Logistik GmbH")
+    desktop.get_by_test_id("billing-vat_number").fill("DE136695976")
+    desktop.get_by_test_id("billing-account_name").fill("Muster Logistik GmbH")
+    desktop.get_by_test_id("billing-account_name").focus()  # leaving the VAT field checks it
+    expect(desktop.get_by_test_id("vat-valid")).to_be_visible()
+    desktop.get_by_test_id("billing-account_iban").fill(IBAN)
+    desktop.get_by_test_id("billing-review").click()
+    expect(desktop.get_by_test_id("billing-summary")).to_contain_text("Muster Logistik GmbH")
+    desktop.get_by_test_id("billing-submit").click()
+    expect(desktop).to_have_url(re.compile(r"/finish"))
+
+
+def test_a_wrong_vat_id_blocks_the_summary(desktop: Page, partner_url: PartnerUrl) -> None:
+    _to_billing(desktop, partner_url)
+    fill_person(desktop)
+    desktop.get_by_test_id("billing-vehicle_owner_type-business").check()
+    desktop.get_by_test_id("billing-is_vat_mandatory-yes").check()
+    desktop.get_by_test_id("billing-name_of_business").fill("Muster GmbH")
+    desktop.get_by_test_id("billing-vat_number").fill("DE123456789")
+    desktop.get_by_test_id("billing-account_name").focus()
+    expect(desktop.get_by_text("Ungültige USt. ID")).to_be_visible()
+
+
+def test_the_deactivated_partner(phone: Page, partner_url: PartnerUrl) -> None:
+    for path in ("/", "/terms", "/b2b/login", "/billing"):
+        phone.goto(partner_url("inaktiv", path))
+        expect(phone.get_by_text("Diese Website ist nicht aktiv.")).to_be_visible()
+        expect(phone.get_by_test_id("welcome-start")).to_have_count(0)
+
+
+def test_the_query_is_kept_and_guards_hold(phone: Page, partner_url: PartnerUrl) -> None:
+    phone.goto(partner_url("autohaus", "/billing?campaign=q1"))
+    expect(phone).to_have_url(re.compile(r"/terms\?campaign=q1$"))
+    phone.goto(partner_url("autohaus", "/login?campaign=q1"))
+    expect(phone).to_have_url(re.compile(r"/terms\?campaign=q1$"))
+    phone.goto(partner_url("autohaus", "/b2b/upload?campaign=q1"))
+    expect(phone).to_have_url(re.compile(r"/b2b/login\?campaign=q1$"))
