@@ -18,7 +18,7 @@ from themes.texts import texts_for
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "3"
+COMPILER_VERSION = "4"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",
@@ -117,6 +117,10 @@ def _flags(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
         "paymentOption": config.pages.payment.payment_option,
         # Wallbox partners offer fewer options: no further uploads after validation.
         "multipleUploads": kind != "wallbox",
+        # Finish counts down to the partner's page for wallbox partners that ask for it.
+        "finishCountdown": kind == "wallbox"
+        and config.pages.finish.is_auto_redirect_enabled
+        and config.pages.finish.countdown_seconds > 0,
         "tagManager": config.gtm_id if _is_tag_manager_id(config.gtm_id) else None,
     }
 

@@ -22,6 +22,10 @@ export default defineConfig({
     emptyOutDir: true,
     assetsDir: "assets",
     sourcemap: true,
+    // tests/web/test_bundle.py reads it to measure what each route loads.
+    manifest: true,
+    // The budget that matters is gzipped JavaScript per route, checked by that test.
+    chunkSizeWarningLimit: 600,
   },
   server: {
     proxy: { "/api": { target: "http://127.0.0.1:8000", changeOrigin: false } },

@@ -145,3 +145,19 @@ def fill_person(page: Page, *, gender: str | None = "Frau") -> None:
         "city": "Berlin",
     }.items():
         page.get_by_test_id(f"billing-{name}").fill(value)
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_check(page: Page, screen: str) -> None:
+    """No serious or critical accessibility violation on the screen as it is now."""
+    page.wait_for_load_state("networkidle")
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(
+        """async () => (await window.axe.run(document, {resultTypes: ['violations']})).violations
+            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+            .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"""
+    )
+    assert violations == [], f"{screen}: {violations}"

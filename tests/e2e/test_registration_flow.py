@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Request, expect
 
 from tests.e2e.flow_helpers import (
     accept_terms,
+    axe_check,
     document,
     fill_person,
     log_in,
@@ -35,6 +36,7 @@ def billing(page: Page, subdomain: str) -> None:
         page.get_by_test_id("billing-account_iban").fill(IBAN)
     page.get_by_test_id("billing-review").click()
     expect(page.get_by_test_id("billing-summary")).to_be_visible()
+    axe_check(page, "billing summary")
     page.get_by_test_id("billing-submit").click()
 
 
@@ -64,19 +66,32 @@ def test_the_whole_flow_to_finish(
     address = new_address()
 
     page.goto(partner_url(subdomain, "/?campaign=e2e"))
+    axe_check(page, "welcome")
     if viewport == "desktop":
         page.get_by_text("Weiter auf Desktop-Computer").click()
     page.get_by_test_id("welcome-start").click()
+    page.get_by_test_id("terms-submit").click()  # nothing ticked: the rules speak
+    expect(page.get_by_test_id("error-terms")).to_be_visible()
+    axe_check(page, "terms with errors")
     accept_terms(page)
+    axe_check(page, "login")
     log_in(page, address, flow)
+    axe_check(page, "upload")
     upload(page, document("zlb-a.jpg"))
     expect(page).to_have_url(re.compile(r"/validation/\d+"), timeout=20_000)
     expect(page.get_by_text("Fahrzeugschein erfolgreich registriert")).to_be_visible()
+    axe_check(page, "validation")
     page.get_by_test_id("validation-next").click()
+    expect(page.get_by_test_id("billing-first_name")).to_be_visible()
+    page.get_by_test_id("billing-review").click()  # empty: every field's message
+    expect(page.get_by_test_id("error-first_name")).to_be_visible()
+    axe_check(page, "billing with errors")
     billing(page, subdomain)
 
     expect(page).to_have_url(re.compile(r"/finish"))
     expect(page.get_by_test_id("finish-quote")).to_contain_text(re.compile(r"\d{6}"))
+    if subdomain != "wallbox":
+        axe_check(page, "finish")
     if subdomain == "wallbox":
         expect(page.get_by_test_id("finish-countdown")).to_contain_text("Sekunden")
         page.wait_for_url("https://voltbox.example/danke", timeout=10_000)
@@ -220,3 +235,27 @@ def test_the_query_is_kept_and_guards_hold(phone: Page, partner_url: PartnerUrl)
     expect(phone).to_have_url(re.compile(r"/terms\?campaign=q1$"))
     phone.goto(partner_url("autohaus", "/b2b/upload?campaign=q1"))
     expect(phone).to_have_url(re.compile(r"/b2b/login\?campaign=q1$"))
+
+
+@pytest.mark.parametrize("viewport", ["phone", "desktop"])
+def test_the_other_screens_are_accessible(
+    request: pytest.FixtureRequest, partner_url: PartnerUrl, viewport: str
+) -> None:
+    page: Page = request.getfixturevalue(viewport)
+    for subdomain, path in [
+        ("autohaus", "/faq"),
+        ("autohaus", "/termsdetails"),
+        ("autohaus", "/privacydetails"),
+        ("stadtwerk", "/terms"),
+        ("wallbox", "/"),
+        ("autohaus", "/b2b/welcome"),
+        ("autohaus", "/welcome"),
+        ("inaktiv", "/"),
+    ]:
+        page.goto(partner_url(subdomain, path))
+        page.locator("main, [role=alert]").first.wait_for()
+        axe_check(page, f"{subdomain}{path}")
+    page.goto(partner_url("stadtwerk", "/codevalidation?email=anna%40example.org"))
+    page.get_by_test_id("code-input").fill("999999")
+    expect(page.get_by_text("Ungültiger Code")).to_be_visible()
+    axe_check(page, "code validation with error")

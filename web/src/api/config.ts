@@ -43,6 +43,7 @@ export const themeBundleSchema = z.object({
     showClientFee: z.boolean(),
     paymentOption: z.string(),
     multipleUploads: z.boolean(),
+    finishCountdown: z.boolean(),
     tagManager: z.string().nullable(),
   }),
 });

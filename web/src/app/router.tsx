@@ -1,28 +1,35 @@
-import { type ReactElement, useEffect } from "react";
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
+import { type ReactElement, Suspense, useEffect } from "react";
 import { Navigate, Route, Routes, useLocation } from "react-router";
 
-import { Billing } from "@/flow/routes/billing";
-import { CodeValidation } from "@/flow/routes/code-validation";
-import { Confirm } from "@/flow/routes/confirm";
-import { PrivacyDetails, TermsDetails } from "@/flow/routes/document-details";
-import { Faq } from "@/flow/routes/faq";
-import { Finish } from "@/flow/routes/finish";
 import { FrontendDeactivated } from "@/flow/routes/frontend-deactivated";
-import { ImageUploadWrapper } from "@/flow/routes/image-upload";
-import { Impressum } from "@/flow/routes/impressum";
-import { Login } from "@/flow/routes/login";
-import { Placeholder } from "@/flow/routes/placeholder";
-import { TermsView } from "@/flow/routes/terms";
-import { Validation } from "@/flow/routes/validation";
-import { VerifyEmail } from "@/flow/routes/verify-email";
 import { Welcome, WelcomeEntry } from "@/flow/routes/welcome";
-import { WelcomeB2B } from "@/flow/routes/welcome-b2b";
-import { WelcomeDesktop } from "@/flow/routes/welcome-desktop";
 import { isAuthenticated } from "@/flow/state/flow-state";
 import { isB2BPath, withQuery } from "@/shared/lib/navigation";
 import { storeSet } from "@/shared/lib/session-store";
 
+import { lazyScreen, preloadScreens } from "./lazy-screen";
 import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
+
+// The first screens load with the app; every other screen is its own chunk (the budget is
+// 200 KB of gzipped JavaScript for the first screen).
+const WelcomeB2B = lazyScreen(() => import("@/flow/routes/welcome-b2b"), "WelcomeB2B");
+const WelcomeDesktop = lazyScreen(() => import("@/flow/routes/welcome-desktop"), "WelcomeDesktop");
+const TermsView = lazyScreen(() => import("@/flow/routes/terms"), "TermsView");
+const TermsDetails = lazyScreen(() => import("@/flow/routes/document-details"), "TermsDetails");
+const PrivacyDetails = lazyScreen(() => import("@/flow/routes/document-details"), "PrivacyDetails");
+const Faq = lazyScreen(() => import("@/flow/routes/faq"), "Faq");
+const Impressum = lazyScreen(() => import("@/flow/routes/impressum"), "Impressum");
+const Login = lazyScreen(() => import("@/flow/routes/login"), "Login");
+const Confirm = lazyScreen(() => import("@/flow/routes/confirm"), "Confirm");
+const VerifyEmail = lazyScreen(() => import("@/flow/routes/verify-email"), "VerifyEmail");
+const CodeValidation = lazyScreen(() => import("@/flow/routes/code-validation"), "CodeValidation");
+const ImageUploadWrapper = lazyScreen(() => import("@/flow/routes/image-upload"), "ImageUploadWrapper");
+const Validation = lazyScreen(() => import("@/flow/routes/validation"), "Validation");
+const Billing = lazyScreen(() => import("@/flow/routes/billing"), "Billing");
+const Finish = lazyScreen(() => import("@/flow/routes/finish"), "Finish");
+const Placeholder = lazyScreen<"Placeholder", { name: string }>(() => import("@/flow/routes/placeholder"), "Placeholder");
 
 const SCREENS: Partial<Record<RouteName, () => ReactElement>> = {
   Welcome: () => <WelcomeEntry />,
@@ -72,6 +79,15 @@ const ENTRY_PARAMS: [string, Parameters<typeof storeSet>[0]][] = [
   ["user_reference", "urlVariableValue"],
 ];
 
+/** Once the first screen is up, the browser fetches the others while the visitor reads. */
+function PreloadScreens() {
+  useEffect(() => {
+    const timer = window.setTimeout(() => void preloadScreens().catch(() => {}), 2000);
+    return () => window.clearTimeout(timer);
+  }, []);
+  return null;
+}
+
 function EntryParams() {
   const { search } = useLocation();
   useEffect(() => {
@@ -94,11 +110,22 @@ export function AppRoutes() {
   return (
     <>
       <EntryParams />
-      <Routes>
-        {routes}
-        <Route path={PATHS.Portal} element={<Placeholder name="Portal" />} />
-        <Route path="*" element={<Placeholder name="NotFound" />} />
-      </Routes>
+      <PreloadScreens />
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          {routes}
+          <Route path={PATHS.Portal} element={<Placeholder name="Portal" />} />
+          <Route path="*" element={<Placeholder name="NotFound" />} />
+        </Routes>
+      </Suspense>
     </>
+  );
+}
+
+function Loading() {
+  return (
+    <Box sx={{ minHeight: "60vh", display: "grid", placeItems: "center" }}>
+      <CircularProgress aria-label="Wird geladen" />
+    </Box>
   );
 }

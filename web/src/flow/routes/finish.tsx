@@ -48,7 +48,7 @@ export function Finish() {
   }).current;
   const finish = partner.pages.finish;
   const redirect = safeUrl(finish.redirect_url);
-  const countdownEnabled = partner.theme.flags.isWallbox && finish.is_auto_redirect_enabled && finish.countdown_seconds > 0 && redirect !== null;
+  const countdownEnabled = partner.theme.flags.finishCountdown && redirect !== null;
   const [seconds, setSeconds] = useState(finish.countdown_seconds);
 
   useEffect(() => {

@@ -355,7 +355,10 @@ describe("Finish", () => {
     const assign = vi.spyOn(browser, "assign").mockImplementation(() => {});
     renderAt(
       "/finish",
-      partnerConfig("wallbox", (c) => Object.assign(c.pages.finish, { is_auto_redirect_enabled: true, countdown_seconds: 3, redirect_url: "https://wallbox.example/" })),
+      partnerConfig("wallbox", (c) => {
+        Object.assign(c.pages.finish, { is_auto_redirect_enabled: true, countdown_seconds: 3, redirect_url: "https://wallbox.example/" });
+        c.theme.flags.finishCountdown = true;
+      }),
     );
     expect(screen.getByTestId("finish-countdown")).toHaveTextContent("Sie werden in 3 Sekunden weitergeleitet.");
     act(() => vi.advanceTimersByTime(1000));

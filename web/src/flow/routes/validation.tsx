@@ -90,7 +90,7 @@ export function Validation() {
         <Button variant="contained" size="large" fullWidth disabled={busy} onClick={() => void proceed()} data-testid="validation-next">
           {t("common.next")}
         </Button>
-        {!partner.theme.flags.isWallbox && (
+        {partner.theme.flags.multipleUploads && (
           <Button variant="outlined" size="large" fullWidth disabled={busy} onClick={() => void another()} data-testid="validation-more">
             {t("validation.more")}
           </Button>

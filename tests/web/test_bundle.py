@@ -1,0 +1,63 @@
+"""What each route of the web app loads: gzipped JavaScript from the Vite manifest.
+
+The first screen (the entry chunk and its static imports) must stay within 200 KB gzipped;
+every other route adds its own lazy chunk. `pytest tests/web -s` prints the table."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
+MANIFEST = DIST / ".vite" / "manifest.json"
+FIRST_SCREEN_BUDGET = 200 * 1024
+
+
+def _manifest() -> dict[str, dict]:  # type: ignore[type-arg]
+    if not MANIFEST.exists():
+        pytest.fail("the web app is not built: run `npm run build:web` (make test does)")
+    return json.loads(MANIFEST.read_text())  # type: ignore[no-any-return]
+
+
+def _closure(manifest: dict[str, dict], key: str, seen: set[str]) -> set[str]:  # type: ignore[type-arg]
+    """A chunk's file and every file it imports statically."""
+    if key in seen:
+        return set()
+    seen.add(key)
+    chunk = manifest[key]
+    files = {chunk["file"]} if chunk["file"].endswith(".js") else set()
+    for imported in chunk.get("imports", []):
+        files |= _closure(manifest, imported, seen)
+    return files
+
+
+def _gzipped(files: set[str]) -> int:
+    return sum(len(gzip.compress((DIST / name).read_bytes(), compresslevel=9)) for name in files)
+
+
+def route_sizes() -> dict[str, int]:
+    manifest = _manifest()
+    entry_key = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    entry = _closure(manifest, entry_key, set())
+    sizes = {"first screen (entry)": _gzipped(entry)}
+    for key in manifest[entry_key].get("dynamicImports", []):
+        extra = _closure(manifest, key, set()) - entry
+        sizes[Path(key).stem] = sizes["first screen (entry)"] + _gzipped(extra)
+    return sizes
+
+
+def test_the_first_screen_loads_at_most_200_kb_of_javascript() -> None:
+    sizes = route_sizes()
+    print("\nJavaScript per route, gzipped (entry + the route's own chunks):")
+    for route, size in sizes.items():
+        print(f"  {route:<24} {size / 1024:7.1f} KB")
+    assert sizes["first screen (entry)"] <= FIRST_SCREEN_BUDGET
+
+
+def test_every_flow_screen_after_the_first_is_its_own_chunk() -> None:
+    sizes = route_sizes()
+    for route in ("terms", "login", "code-validation", "image-upload", "validation", "billing", "finish"):
+        assert route in sizes, f"{route} is bundled into the entry chunk"
