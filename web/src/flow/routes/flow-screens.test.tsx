@@ -96,6 +96,9 @@ describe("LoginCA and LoginB2B", () => {
     fireEvent.change(screen.getByTestId("login-email"), { target: { value: "anna@" } });
     fireEvent.click(screen.getByTestId("login-submit"));
     expect(await screen.findByText("Bitte geben Sie eine gültige E-Mail-Adresse ein.")).toBeInTheDocument();
+    // Announced to screen readers as it appears, and tied to its field.
+    expect(screen.getByRole("alert")).toHaveTextContent("Bitte geben Sie eine gültige E-Mail-Adresse ein.");
+    expect(screen.getByTestId("login-email")).toHaveAccessibleDescription("Bitte geben Sie eine gültige E-Mail-Adresse ein.");
     expect(calls).toHaveLength(0);
   });
 
