@@ -5,17 +5,20 @@ on a desktop; the B2B flow; and the error paths a user meets."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import FileChooser, Page, Request, expect
 
 from tests.e2e.flow_helpers import (
     accept_terms,
     axe_check,
+    code_from,
     document,
     fill_person,
     log_in,
+    mail_to,
     new_address,
     patch_config,
     pick,
@@ -259,3 +262,50 @@ def test_the_other_screens_are_accessible(
     page.get_by_test_id("code-input").fill("999999")
     expect(page.get_by_text("Ungültiger Code")).to_be_visible()
     axe_check(page, "code validation with error")
+
+
+def _tab_to(page: Page, test_id: str, limit: int = 40) -> None:
+    """Tab forward until the element with the test id (or its input) has the focus."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(
+            "() => document.activeElement?.closest('[data-testid]')?.getAttribute('data-testid')"
+        )
+        if focused == test_id:
+            return
+    raise AssertionError(f"{test_id} cannot be reached with the Tab key")
+
+
+def test_the_flow_works_with_the_keyboard_alone(desktop: Page, partner_url: PartnerUrl) -> None:
+    patch_config(desktop, authentication_flow="otp")
+    desktop.goto(partner_url("autohaus", "/terms"))
+    desktop.get_by_test_id("terms-submit").wait_for()
+    for check in ("check-currentYear", "check-terms"):
+        _tab_to(desktop, check)
+        desktop.keyboard.press("Space")
+    _tab_to(desktop, "terms-submit")
+    desktop.keyboard.press("Enter")
+    expect(desktop).to_have_url(re.compile(r"/login"))
+    address = new_address()
+    _tab_to(desktop, "login-email")
+    desktop.keyboard.type(address)
+    sent = time.time() - 1
+    desktop.keyboard.press("Enter")
+    expect(desktop).to_have_url(re.compile(r"/codevalidation"))
+    # The code input has the focus on arrival: the six digits are typed straight away.
+    expect(desktop.get_by_test_id("code-input")).to_be_focused()
+    desktop.keyboard.type(code_from(mail_to(address, after=sent)))
+    expect(desktop).to_have_url(re.compile(r"/upload"))
+    _tab_to(desktop, "upload-choose")
+    chosen: list[FileChooser] = []
+    desktop.on("filechooser", lambda chooser: chosen.append(chooser))
+    # Playwright turns the chooser interception on without waiting: give it a moment.
+    desktop.wait_for_timeout(300)
+    desktop.keyboard.press("Enter")
+    for _ in range(50):
+        if chosen:
+            break
+        desktop.wait_for_timeout(100)
+    assert chosen, "Enter on 'Datei auswählen' opened no file chooser"
+    chosen[0].set_files(document("zlb-a.jpg"))
+    expect(desktop).to_have_url(re.compile(r"/validation"), timeout=20_000)

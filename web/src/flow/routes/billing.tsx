@@ -415,7 +415,7 @@ function Summary({ values, options, partner, children }: { values: BillingValues
         ))}
       </Box>
       {paymentText(partner) && (
-        <Alert severity="info" sx={{ mt: 2 }}>
+        <Alert severity="info" role="note" sx={{ mt: 2 }}>
           {paymentText(partner)}
         </Alert>
       )}

@@ -86,7 +86,7 @@ export function CodeValidation() {
           {t("codeValidation.submit")}
         </Button>
       </Box>
-      <Alert severity="info" sx={{ mt: 3 }}>
+      <Alert severity="info" role="note" sx={{ mt: 3 }}>
         {t("codeValidation.help")}
       </Alert>
     </Layout>
