@@ -12,6 +12,7 @@ import base64
 import binascii
 import re
 import warnings
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 import nh3
@@ -242,6 +243,27 @@ class PartnerAdvertisement(Strict):
     enabled: bool = False
 
 
+class FeeRow(Strict):
+    """What the partner pays the owner for one legislation year and vehicle class, before VAT."""
+
+    legislation_year: int = Field(ge=2020, le=2100)
+    vehicle_class: Annotated[str, Field(pattern=r"^[A-Z][0-9A-Z]{0,3}$")] = "M1"
+    client_fee: Decimal = Field(ge=0, max_digits=8, decimal_places=2)
+    vat_percentage: Decimal = Field(default=Decimal("19"), ge=0, le=100, max_digits=5, decimal_places=2)
+
+
+def _unique_fees(rows: list[FeeRow]) -> list[FeeRow]:
+    seen = set()
+    for row in rows:
+        key = (row.legislation_year, row.vehicle_class)
+        if key in seen:
+            raise ValueError(
+                f"Only one fee per year and vehicle class ({row.legislation_year}, {row.vehicle_class})."
+            )
+        seen.add(key)
+    return rows
+
+
 class Wallbox(Strict):
     """Branding only wallbox partners use: a header image above every screen and its text."""
 
@@ -274,6 +296,13 @@ class PartnerConfig(Strict):
     data_privacy_text: Html = ""
     end_user_portal_enable: bool = False
     show_client_fee_euro_amount: bool = False
+    # The portal's fee rows: amounts with their VAT breakdown when display_vat is on.
+    fees: Annotated[list[FeeRow], AfterValidator(_unique_fees), Field(max_length=200)] = Field(
+        default_factory=list
+    )
+    display_vat: bool = False
+    # Every portal login needs the e-mailed code, not only one from a new device.
+    portal_login_extra_check: bool = False
     qa_create_choices: QaCreateChoices = QaCreateChoices()
     partneradvertisement: PartnerAdvertisement = PartnerAdvertisement()
     wallbox: Wallbox = Wallbox()

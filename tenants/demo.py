@@ -72,6 +72,17 @@ FAQ = [
 ]
 
 
+def advertisement_banner() -> str:
+    return svg_data_url(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="960" height="160" viewBox="0 0 960 160">'
+        '<rect width="960" height="160" rx="12" fill="#c81e1e"/>'
+        '<text x="40" y="72" font-family="Roboto, Arial, sans-serif" font-size="34" font-weight="700" fill="#fff">'
+        "Ökostrom für Ihr E-Auto</text>"
+        '<text x="40" y="118" font-family="Roboto, Arial, sans-serif" font-size="24" fill="#fff">'
+        "Jetzt zum Stadtwerke-Autostromtarif wechseln</text></svg>"
+    )
+
+
 def _config(*, label: str, colors: dict[str, str], **extra: Any) -> dict[str, Any]:
     config: dict[str, Any] = {
         "page_title": f"{label} – THG-Prämie",
@@ -158,6 +169,20 @@ DEMO_PARTNERS: list[dict[str, Any]] = [
             authentication_flow="otp",
             end_user_portal_enable=True,
             show_client_fee_euro_amount=True,
+            display_vat=True,
+            # No price for next year yet: the portal shows the utility placeholder instead.
+            fees=[
+                {"legislation_year": 2025, "vehicle_class": "M1", "client_fee": "80.00"},
+                {"legislation_year": 2026, "vehicle_class": "M1", "client_fee": "85.00"},
+                {"legislation_year": 2026, "vehicle_class": "N1", "client_fee": "250.00"},
+            ],
+            partneradvertisement={
+                "id": 1,
+                "type": "image",
+                "image": advertisement_banner(),
+                "url": "https://stadtwerke-musterstadt.example/e-mobilitaet",
+                "enabled": True,
+            },
             gender_option=3,
             pages={
                 "welcome": {

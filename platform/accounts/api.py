@@ -4,23 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
 from ninja import Router, Status
 from ninja.errors import HttpError
 
-from accounts import services
+from accounts import bot_check, services
+from accounts.models import User
+from accounts.passwords import password_errors
 from accounts.schemas import (
+    AccountCreateIn,
     CodeVerifyIn,
+    DetailOut,
     ErrorOut,
     LinkVerifyIn,
     LoginSendIn,
+    OtpResendIn,
+    OtpVerifyIn,
+    PortalLoginIn,
+    PortalLoginOut,
     ProfileOut,
     RefreshIn,
+    ResetCompleteIn,
+    ResetRequestIn,
+    ResetVerifyOut,
     SentOut,
+    SignupSendIn,
+    SignupVerifyOut,
     TokensOut,
+    TokensWrappedOut,
 )
 from accounts.tokens import partner_auth
 from config.errors import FieldError
+from config.i18n import request_language
 from tenants.middleware import request_partner
 from tenants.models import Partner
 
@@ -119,3 +135,184 @@ def profile(request: HttpRequest) -> Any:
 def logout(request: HttpRequest, payload: RefreshIn) -> dict[str, str]:
     services.token_revoke(partner=_partner(request), refresh=payload.refresh)
     return {"detail": "Abgemeldet."}
+
+
+# --- The customer portal (spec/customer-portal.md section 7) ------------------------------------
+
+
+@router.get("/auth/bot-check/challenge/", auth=None)
+def bot_check_challenge(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
+    """The proof-of-work challenge the portal's forms solve before they are sent."""
+    response["Cache-Control"] = "no-store"
+    return bot_check.bot_check_challenge(partner=_partner(request))
+
+
+def _bot_check_ok(request: HttpRequest, payload: str) -> bool:
+    return bot_check.bot_check_passes(partner=_partner(request), payload=payload)
+
+
+def _device_cookie(response: HttpResponse, partner: Partner, user: User) -> None:
+    response.set_cookie(
+        settings.DEVICE_COOKIE_NAME,
+        services.device_cookie_value(partner=partner, user=user),
+        max_age=settings.DEVICE_COOKIE_AGE,
+        secure=not settings.DEBUG,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+@router.post("/auth/user/login/", auth=None, response={200: PortalLoginOut, 401: ErrorOut, 429: ErrorOut})
+def portal_login(request: HttpRequest, payload: PortalLoginIn) -> Any:
+    partner = _partner(request)
+    result = services.portal_login(
+        partner=partner,
+        username=payload.username,
+        password=payload.password,
+        bot_check_ok=_bot_check_ok(request, payload.recaptcha),
+        client_ip=_client_ip(request),
+        device=request.COOKIES.get(settings.DEVICE_COOKIE_NAME),
+    )
+    return {"tokens": result.tokens, "recaptcha_extra_check": result.extra_check, "user_id": result.user_id}
+
+
+@router.post(
+    "/auth/2fa/otp/verify/", auth=None, response={200: TokensWrappedOut, 400: ErrorOut, 429: ErrorOut}
+)
+def portal_otp_verify(request: HttpRequest, response: HttpResponse, payload: OtpVerifyIn) -> Any:
+    partner = _partner(request)
+    user, tokens = services.portal_check_verify(
+        partner=partner, user_id=payload.user_id, code=payload.otp_code.strip()
+    )
+    # This browser passed the e-mailed code: the next login from it needs none.
+    _device_cookie(response, partner, user)
+    return {"tokens": tokens, "user_id": user.pk}
+
+
+@router.post("/auth/2fa/otp/resend/", auth=None, response={200: DetailOut, 400: ErrorOut, 429: ErrorOut})
+def portal_otp_resend(request: HttpRequest, payload: OtpResendIn) -> Any:
+    services.portal_check_resend(
+        partner=_partner(request), user_id=payload.user_id, client_ip=_client_ip(request)
+    )
+    return {"detail": _text(request, "otp_resent")}
+
+
+@router.post(
+    "/auth/user/password-reset/verify-email/",
+    auth=None,
+    response={200: DetailOut, 400: ErrorOut, 429: ErrorOut},
+)
+def password_reset_request(request: HttpRequest, payload: ResetRequestIn) -> Any:
+    services.password_reset_request(
+        partner=_partner(request),
+        email=payload.email,
+        site_url=request.build_absolute_uri("/"),
+        client_ip=_client_ip(request),
+    )
+    return {"detail": _text(request, "reset_sent")}
+
+
+def _reset_verify(request: HttpRequest, token: str, uidb64: str) -> Any:
+    user = services.password_reset_user(partner=_partner(request), token=token, uidb64=uidb64)
+    return {"detail": "ok", "email": user.email, "is_user_creation": not user.has_usable_password()}
+
+
+@router.get(
+    "/auth/user/password-reset/verify/{token}/{uidb64}/",
+    auth=None,
+    response={200: ResetVerifyOut, 400: ErrorOut},
+)
+def password_reset_verify(request: HttpRequest, token: str, uidb64: str) -> Any:
+    return _reset_verify(request, token, uidb64)
+
+
+@router.get(
+    "/auth/user/password-reset/verify{token}/{uidb64}/",
+    auth=None,
+    response={200: ResetVerifyOut, 400: ErrorOut},
+    include_in_schema=False,
+)
+def password_reset_verify_joined(request: HttpRequest, token: str, uidb64: str) -> Any:
+    """The spec's concatenated form of the same call."""
+    return _reset_verify(request, token, uidb64)
+
+
+@router.patch("/auth/user/password-reset/complete/", auth=None, response={200: DetailOut, 400: Any})
+def password_reset_complete(request: HttpRequest, payload: ResetCompleteIn) -> Any:
+    if not _bot_check_ok(request, payload.recaptcha):
+        return Status(400, {"recaptcha": [BOT_CHECK_MESSAGE]})
+    errors = password_errors(payload.password, payload.password_again, request_language(request))
+    if errors:
+        return Status(400, errors)
+    services.password_reset_complete(
+        partner=_partner(request), token=payload.token, uidb64=payload.uidb64, password=payload.password
+    )
+    return {"detail": _text(request, "password_reset")}
+
+
+@router.post(
+    "/end_user_portal/email_register/", auth=None, response={200: DetailOut, 400: Any, 429: ErrorOut}
+)
+def signup_link_send(request: HttpRequest, payload: SignupSendIn) -> Any:
+    partner = _partner(request)
+    if payload.partner.strip().lower() != partner.subdomain:
+        raise FieldError("partner", PARTNER_MISMATCH)
+    try:
+        services.verify_url_build(partner=partner, verify_email_url=payload.verify_email_url, key="probe")
+    except ValueError as exc:
+        raise FieldError("verify_email_url", str(exc)) from None
+    services.signup_link_send(
+        partner=partner,
+        email=payload.email,
+        verify_email_url=payload.verify_email_url,
+        client_ip=_client_ip(request),
+    )
+    return {"detail": _text(request, "signup_sent")}
+
+
+@router.post("/end_user_portal/verify_token/", auth=None, response={200: SignupVerifyOut, 400: ErrorOut})
+def signup_verify(request: HttpRequest, payload: LinkVerifyIn) -> Any:
+    user, tokens = services.signup_key_verify(partner=_partner(request), key=payload.key)
+    return {"email_address": user.email, "token": tokens, "is_unknown_user": not user.has_usable_password()}
+
+
+@router.post(
+    "/end_user_portal/create_account/", auth=partner_auth, response={201: DetailOut, 400: Any, 401: ErrorOut}
+)
+def account_create(request: HttpRequest, response: HttpResponse, payload: AccountCreateIn) -> Any:
+    partner = _partner(request)
+    if payload.subdomain.strip().lower() != partner.subdomain:
+        raise FieldError("subdomain", PARTNER_MISMATCH)
+    if not _bot_check_ok(request, payload.recaptcha):
+        return Status(400, {"recaptcha": [BOT_CHECK_MESSAGE]})
+    errors = password_errors(payload.password, payload.password_again, request_language(request))
+    if errors:
+        return Status(400, errors)
+    user = request.auth  # type: ignore[attr-defined]
+    services.password_set(user=user, password=payload.password)
+    # The e-mail was just proven: this browser is a known device.
+    _device_cookie(response, partner, user)
+    return Status(201, {"detail": _text(request, "account_created")})
+
+
+BOT_CHECK_MESSAGE = "Invalid recaptcha"
+TEXTS = {
+    "de": {
+        "otp_resent": "Ein neuer Code wurde gesendet. Bitte prüfen Sie Ihr E-Mail-Postfach.",
+        "reset_sent": "Wir haben Ihnen eine E-Mail mit einem Link zum Zurücksetzen gesendet.",
+        "password_reset": "Ihr Passwort wurde erfolgreich zurückgesetzt.",
+        "signup_sent": "Wir haben einen Anmeldelink für Sie erstellt. Bitte prüfen Sie Ihr E-Mail-Postfach.",
+        "account_created": "Ihr Konto wurde angelegt.",
+    },
+    "en": {
+        "otp_resent": "A new code has been sent. Please check your email",
+        "reset_sent": "We have sent you an e-mail with a link to reset your password.",
+        "password_reset": "Your password has been successfully reset",
+        "signup_sent": "We have created a signup url for you. Please check your email",
+        "account_created": "Your account has been created.",
+    },
+}
+
+
+def _text(request: HttpRequest, key: str) -> str:
+    return TEXTS[request_language(request)][key]

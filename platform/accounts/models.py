@@ -40,9 +40,14 @@ class LoginCode(models.Model):
 
 
 class LoginLink(models.Model):
-    """A single-use e-mail login link; only its keyed hash is stored."""
+    """A single-use e-mail link (flow login or portal signup); only its keyed hash is stored."""
+
+    class Purpose(models.TextChoices):
+        REGISTRATION = "registration", "Registration flow login"
+        SIGNUP = "signup", "Portal signup"
 
     email = models.EmailField()
+    purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGISTRATION)
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()

@@ -5,28 +5,43 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
+from django.core import signing
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.encoding import force_bytes, force_str
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
 from accounts.errors import (
+    BAD_CREDENTIALS,
+    BOT_CHECK_FAILED,
+    EMAIL_NOT_REGISTERED,
+    EMAIL_UNKNOWN,
     INVALID_CODE,
     INVALID_LINK,
+    INVALID_RESET,
     INVALID_TOKEN,
+    LOGIN_THROTTLED,
+    NO_PENDING_CHECK,
     SEND_TOO_SOON,
     TOO_MANY_ATTEMPTS,
     TOO_MANY_SENDS,
     AccountError,
 )
 from accounts.models import LoginCode, LoginLink, User
-from accounts.tasks import mail_login_code, mail_login_link
+from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset, mail_signup_link
 from accounts.tokens import SESSION_START, refresh_token_validate, tokens_issue
+from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
 CODE_PATTERN_LENGTH = 6
@@ -64,6 +79,11 @@ def _send_allowed(*, partner: Partner, email: str, client_ip: str) -> None:
     if last is not None and timezone.now() - last < interval:
         wait = interval - (timezone.now() - last)
         raise AccountError(SEND_TOO_SOON, status=429, retry_after=max(1, int(wait.total_seconds()) + 1))
+    _address_budget(partner=partner, client_ip=client_ip)
+
+
+def _address_budget(*, partner: Partner, client_ip: str) -> None:
+    """Mails asked for by one client address per hour, over all e-mail addresses."""
     hour = timezone.now().strftime("%Y%m%d%H")
     key = f"login-sends:{partner.schema_name}:{client_ip}:{hour}"
     cache.add(key, 0, timeout=3600)
@@ -71,25 +91,41 @@ def _send_allowed(*, partner: Partner, email: str, client_ip: str) -> None:
         raise AccountError(TOO_MANY_SENDS, status=429, retry_after=3600)
 
 
-def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
+def _code_issue(*, email: str, purpose: str) -> str:
+    """A new code for the address (inside the caller's transaction); it replaces earlier ones."""
     code = f"{secrets.randbelow(10**CODE_PATTERN_LENGTH):0{CODE_PATTERN_LENGTH}d}"
+    now = timezone.now()
+    LoginCode.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
+        expires_at=now
+    )
+    LoginCode.objects.create(
+        email=email,
+        purpose=purpose,
+        code_hash=_digest(f"{email}:{code}"),
+        expires_at=now + settings.LOGIN_CODE_LIFETIME,
+    )
+    return code
+
+
+def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        now = timezone.now()
-        # A new code replaces any earlier one.
-        LoginCode.objects.filter(email=email, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
-        LoginCode.objects.create(
-            email=email, code_hash=_digest(f"{email}:{code}"), expires_at=now + settings.LOGIN_CODE_LIFETIME
-        )
+        code = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
         schema = partner.schema_name
         transaction.on_commit(lambda: mail_login_code(schema, email, code))
 
 
 def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, str]:
+    _code_claim(email=email, purpose=LoginCode.Purpose.REGISTRATION, code=code)
+    return tokens_issue(user=end_user_get_or_create(email=email), partner=partner)
+
+
+def _code_claim(*, email: str, purpose: str, code: str) -> None:
+    """Use the address's current code: five tries, ten minutes, once (also under concurrency)."""
     now = timezone.now()
     active = (
-        LoginCode.objects.filter(email=email, used_at__isnull=True, expires_at__gt=now)
+        LoginCode.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now)
         .order_by("-created_at")
         .first()
     )
@@ -110,7 +146,6 @@ def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, s
     ).update(used_at=now)
     if claimed != 1:
         raise AccountError(INVALID_CODE)
-    return tokens_issue(user=end_user_get_or_create(email=email), partner=partner)
 
 
 def verify_url_build(*, partner: Partner, verify_email_url: str, key: str) -> str:
@@ -130,20 +165,34 @@ def login_link_send(*, partner: Partner, email: str, verify_email_url: str, clie
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        now = timezone.now()
-        LoginLink.objects.filter(email=email, used_at__isnull=True, expires_at__gt=now).update(expires_at=now)
-        LoginLink.objects.create(
-            email=email, key_hash=_digest(key), expires_at=now + settings.LOGIN_LINK_LIFETIME
-        )
+        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.REGISTRATION)
         schema = partner.schema_name
         transaction.on_commit(lambda: mail_login_link(schema, email, link))
 
 
-def login_link_verify(*, partner: Partner, key: str) -> dict[str, str]:
+def _link_issue(*, email: str, key: str, purpose: str) -> None:
     now = timezone.now()
-    link = LoginLink.objects.filter(key_hash=_digest(key), used_at__isnull=True, expires_at__gt=now).first()
+    lifetime = (
+        settings.SIGNUP_LINK_LIFETIME if purpose == LoginLink.Purpose.SIGNUP else settings.LOGIN_LINK_LIFETIME
+    )
+    LoginLink.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
+        expires_at=now
+    )
+    LoginLink.objects.create(email=email, purpose=purpose, key_hash=_digest(key), expires_at=now + lifetime)
+
+
+def _link_claim(*, key: str, purpose: str) -> LoginLink:
+    now = timezone.now()
+    link = LoginLink.objects.filter(
+        key_hash=_digest(key), purpose=purpose, used_at__isnull=True, expires_at__gt=now
+    ).first()
     if link is None or LoginLink.objects.filter(pk=link.pk, used_at__isnull=True).update(used_at=now) != 1:
         raise AccountError(INVALID_LINK)
+    return link
+
+
+def login_link_verify(*, partner: Partner, key: str) -> dict[str, str]:
+    link = _link_claim(key=key, purpose=LoginLink.Purpose.REGISTRATION)
     return tokens_issue(user=end_user_get_or_create(email=link.email), partner=partner)
 
 
@@ -184,3 +233,238 @@ def token_rotate(*, partner: Partner, refresh: str) -> dict[str, str]:
 def token_revoke(*, partner: Partner, refresh: str) -> None:
     token = refresh_token_validate(refresh, partner)
     token.blacklist()
+
+
+# --- The customer portal: password login with its extra check, reset, signup -----------------
+
+DUMMY_PASSWORD_HASH = make_password("never-a-password")  # the same work for an unknown username
+
+
+@dataclass(frozen=True)
+class PortalLogin:
+    """A login's answer: tokens, or none and an e-mailed code to enter first."""
+
+    user_id: int | None
+    tokens: dict[str, str] | None
+    extra_check: bool
+
+
+def _failure_key(partner: Partner, kind: str, value: str) -> str:
+    return f"login-failures:{partner.schema_name}:{kind}:{_digest(value)}"
+
+
+def _failures(key: str) -> tuple[int, float]:
+    count, last = cache.get(key, (0, 0.0))
+    return int(count), float(last)
+
+
+def _wait_seconds(count: int, last: float, free: int) -> int:
+    """Past the free tries each attempt waits twice as long as the one before (1 s, 2 s, 4 s ...)."""
+    if count < free:
+        return 0
+    delay = min(2 ** (count - free), settings.LOGIN_MAX_DELAY.total_seconds())
+    return max(0, int(last + delay - timezone.now().timestamp() + 0.999))
+
+
+def _login_throttle(partner: Partner, username: str, client_ip: str) -> None:
+    wait = max(
+        _wait_seconds(
+            *_failures(_failure_key(partner, "user", username)), settings.LOGIN_FREE_FAILURES_PER_USERNAME
+        ),
+        _wait_seconds(
+            *_failures(_failure_key(partner, "address", client_ip)), settings.LOGIN_FREE_FAILURES_PER_ADDRESS
+        ),
+    )
+    if wait:
+        raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
+
+
+def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
+    now = timezone.now().timestamp()
+    window = int(settings.LOGIN_MAX_DELAY.total_seconds()) * 4
+    for key in (_failure_key(partner, "user", username), _failure_key(partner, "address", client_ip)):
+        count, _ = _failures(key)
+        cache.set(key, (count + 1, now), timeout=window)
+
+
+def device_cookie_value(*, partner: Partner, user: User) -> str:
+    return signing.dumps({"user": user.pk}, salt=f"device:{partner.schema_name}")
+
+
+def _device_known(*, partner: Partner, user: User, cookie: str | None) -> bool:
+    if not cookie:
+        return False
+    try:
+        data = signing.loads(cookie, salt=f"device:{partner.schema_name}", max_age=settings.DEVICE_COOKIE_AGE)
+    except signing.BadSignature:
+        return False
+    return isinstance(data, dict) and data.get("user") == user.pk
+
+
+def portal_login(
+    *, partner: Partner, username: str, password: str, bot_check_ok: bool, client_ip: str, device: str | None
+) -> PortalLogin:
+    """Password login. A correct password on a new device, after failures from this address, or
+    where the partner always wants it gets an e-mailed code instead of tokens."""
+    username = username.strip().lower()
+    _login_throttle(partner, username, client_ip)
+    if not bot_check_ok:
+        _login_failed(partner, username, client_ip)
+        raise AccountError(BOT_CHECK_FAILED, status=401)
+    user = (
+        User.objects.filter(Q(username__iexact=username) | Q(email__iexact=username), is_active=True)
+        .order_by("pk")
+        .first()
+    )
+    valid = check_password(password, user.password if user else DUMMY_PASSWORD_HASH)
+    if user is None or not valid or not user.has_usable_password():
+        _login_failed(partner, username, client_ip)
+        raise AccountError(BAD_CREDENTIALS, status=401)
+    address_failures, _ = _failures(_failure_key(partner, "address", client_ip))
+    cache.delete(_failure_key(partner, "user", username))
+    config = PartnerConfig.model_validate(partner.config)
+    extra_check = (
+        config.portal_login_extra_check
+        or address_failures >= settings.LOGIN_EXTRA_CHECK_AFTER_FAILURES
+        or not _device_known(partner=partner, user=user, cookie=device)
+    )
+    if not extra_check:
+        return PortalLogin(
+            user_id=user.pk, tokens=tokens_issue(user=user, partner=partner), extra_check=False
+        )
+    _portal_check_send(partner=partner, user=user, client_ip=client_ip, on_login=True)
+    return PortalLogin(user_id=user.pk, tokens=None, extra_check=True)
+
+
+def _portal_check_send(*, partner: Partner, user: User, client_ip: str, on_login: bool) -> None:
+    """Mail the extra-check code. On login (the password was right) a code mailed within the
+    minute is reused, else a new one goes out; a resend waits the full minute."""
+    with transaction.atomic():
+        _lock_address(user.email)
+        if on_login:
+            last = _last_send(user.email)
+            recent = last is not None and timezone.now() - last < settings.LOGIN_SEND_INTERVAL
+            if (
+                recent
+                and LoginCode.objects.filter(
+                    email=user.email,
+                    purpose=LoginCode.Purpose.PORTAL_CHECK,
+                    used_at__isnull=True,
+                    expires_at__gt=timezone.now(),
+                ).exists()
+            ):
+                return
+            _address_budget(partner=partner, client_ip=client_ip)
+        else:
+            _send_allowed(partner=partner, email=user.email, client_ip=client_ip)
+        code = _code_issue(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK)
+        schema, email = partner.schema_name, user.email
+        transaction.on_commit(lambda: mail_login_code(schema, email, code))
+
+
+def _pending_check_user(user_id: int) -> User:
+    """The user whose password login waits for its code (codes exist only after a right password)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if (
+        user is None
+        or not LoginCode.objects.filter(
+            email=user.email,
+            purpose=LoginCode.Purpose.PORTAL_CHECK,
+            used_at__isnull=True,
+            created_at__gt=timezone.now() - settings.LOGIN_CODE_LIFETIME * 3,
+        ).exists()
+    ):
+        raise AccountError(NO_PENDING_CHECK)
+    return user
+
+
+def portal_check_verify(*, partner: Partner, user_id: int, code: str) -> tuple[User, dict[str, str]]:
+    user = _pending_check_user(user_id)
+    _code_claim(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK, code=code)
+    return user, tokens_issue(user=user, partner=partner)
+
+
+def portal_check_resend(*, partner: Partner, user_id: int, client_ip: str) -> None:
+    user = _pending_check_user(user_id)
+    _portal_check_send(partner=partner, user=user, client_ip=client_ip, on_login=False)
+
+
+class PartnerResetTokens(PasswordResetTokenGenerator):
+    """Django's reset tokens (spent once the password changes), bound to one partner."""
+
+    def __init__(self, partner: Partner):
+        super().__init__()
+        self.key_salt = f"thg.password-reset:{partner.schema_name}"
+
+
+def password_reset_request(*, partner: Partner, email: str, site_url: str, client_ip: str) -> None:
+    """Mail a reset link; for an owner without a portal password it creates the account."""
+    user = User.objects.filter(email__iexact=email, is_active=True).first()
+    _address_budget(partner=partner, client_ip=client_ip)
+    if user is None:
+        raise AccountError(EMAIL_NOT_REGISTERED)
+    if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(email)}", 1, timeout=60):
+        raise AccountError(SEND_TOO_SOON, status=429, retry_after=60)
+    query = {
+        "token": PartnerResetTokens(partner).make_token(user),
+        "id": urlsafe_base64_encode(force_bytes(user.pk)),
+    }
+    creation = not user.has_usable_password()
+    if creation:
+        query["is_user_creation"] = "true"
+    link = f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}"
+    schema, address = partner.schema_name, user.email
+    transaction.on_commit(lambda: mail_password_reset(schema, address, link, creation))
+
+
+def password_reset_user(*, partner: Partner, token: str, uidb64: str) -> User:
+    try:
+        user_id = int(force_str(urlsafe_base64_decode(uidb64)))
+    except (ValueError, TypeError, OverflowError):
+        raise AccountError(INVALID_RESET) from None
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not PartnerResetTokens(partner).check_token(user, token):
+        raise AccountError(INVALID_RESET)
+    return user
+
+
+def password_set(*, user: User, password: str) -> None:
+    """A new password; every refresh token issued before it is revoked."""
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        for token in OutstandingToken.objects.filter(user=user).exclude(blacklistedtoken__isnull=False):
+            BlacklistedToken.objects.get_or_create(token=token)
+
+
+def password_reset_complete(*, partner: Partner, token: str, uidb64: str, password: str) -> User:
+    with transaction.atomic():
+        user = password_reset_user(partner=partner, token=token, uidb64=uidb64)
+        user = User.objects.select_for_update().get(pk=user.pk)
+        # Checked again under the row lock: two completes with one token change it once.
+        if not PartnerResetTokens(partner).check_token(user, token):
+            raise AccountError(INVALID_RESET)
+        password_set(user=user, password=password)
+    return user
+
+
+def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, client_ip: str) -> None:
+    """The portal signup link, for an address this partner knows (it registered a vehicle)."""
+    key = secrets.token_urlsafe(32)
+    link = verify_url_build(partner=partner, verify_email_url=verify_email_url, key=key)
+    with transaction.atomic():
+        _lock_address(email)
+        _send_allowed(partner=partner, email=email, client_ip=client_ip)
+        if not User.objects.filter(email__iexact=email, is_active=True).exists():
+            raise AccountError(EMAIL_UNKNOWN)
+        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.SIGNUP)
+        schema = partner.schema_name
+        transaction.on_commit(lambda: mail_signup_link(schema, email, link))
+
+
+def signup_key_verify(*, partner: Partner, key: str) -> tuple[User, dict[str, str]]:
+    link = _link_claim(key=key, purpose=LoginLink.Purpose.SIGNUP)
+    user = User.objects.filter(email__iexact=link.email, is_active=True).first()
+    if user is None:
+        raise AccountError(INVALID_LINK)
+    return user, tokens_issue(user=user, partner=partner)

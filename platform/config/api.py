@@ -11,6 +11,7 @@ from accounts.api import router as accounts_router
 from accounts.errors import AccountError
 from billing.api import router as billing_router
 from config.errors import FieldError, field_errors
+from config.i18n import request_language
 from registrations.api import router as registrations_router
 from tenants.api import router as tenants_router
 
@@ -34,7 +35,9 @@ def _field_error(request: HttpRequest, exc: FieldError) -> HttpResponse:
 @api.exception_handler(AccountError)
 def _account_error(request: HttpRequest, exc: AccountError) -> HttpResponse:
     response = api.create_response(
-        request, {"detail": exc.message, "error_code": exc.code}, status=exc.status
+        request,
+        {"detail": exc.message_in(request_language(request)), "error_code": exc.code},
+        status=exc.status,
     )
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)

@@ -262,3 +262,23 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
 
 # pg_dump used to copy the partner template schema (default: the embedded server's own).
 PG_DUMP = os.environ.get("PG_DUMP", "")
+
+# The self-hosted bot check (altcha proof of work) on the portal's login, reset and signup
+# forms. BOT_CHECK_ENABLED=0 switches it off for an environment; the difficulty is the
+# largest number a solver may have to try (the browser needs well under a second).
+BOT_CHECK_ENABLED = env_bool("BOT_CHECK_ENABLED", True)
+BOT_CHECK_MAX_NUMBER = int(os.environ.get("BOT_CHECK_MAX_NUMBER", "100000"))
+
+# Portal login: failed logins per username and per client address are counted; past the
+# free tries each further attempt waits twice as long as the one before (capped).
+LOGIN_FREE_FAILURES_PER_USERNAME = 5
+LOGIN_FREE_FAILURES_PER_ADDRESS = 20
+LOGIN_MAX_DELAY = timedelta(minutes=15)
+# Failed logins from one address after which a correct password still needs the e-mailed code.
+LOGIN_EXTRA_CHECK_AFTER_FAILURES = 3
+# Portal signup links stay valid longer than login links: they are read later.
+SIGNUP_LINK_LIFETIME = timedelta(hours=24)
+PASSWORD_RESET_TIMEOUT = 60 * 60
+# The cookie that marks a browser where this user passed the e-mailed code (a known device).
+DEVICE_COOKIE_NAME = "thg_device"
+DEVICE_COOKIE_AGE = 365 * 24 * 3600

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import base64
+import json
 import re
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from altcha import solve_challenge_v1
 from django.core import mail
 from django.test import Client
 
@@ -19,6 +22,18 @@ def api(client: Client) -> Callable[..., Any]:
         return client.post(path, payload, content_type="application/json", HTTP_HOST=host, headers=headers)
 
     return post
+
+
+def solve_bot_check(client: Client, host: str = HOST) -> str:
+    """What the portal's invisible bot check sends: a solved challenge of that partner."""
+    challenge = client.get("/api/auth/bot-check/challenge/", HTTP_HOST=host).json()
+    solution = solve_challenge_v1(
+        challenge["challenge"], challenge["salt"], challenge["algorithm"], challenge["maxnumber"]
+    )
+    assert solution is not None
+    payload = {**{k: challenge[k] for k in ("algorithm", "challenge", "salt", "signature")}}
+    payload["number"] = solution.number
+    return base64.b64encode(json.dumps(payload).encode()).decode()
 
 
 def last_mail_code() -> str:
