@@ -12,6 +12,7 @@ from accounts.errors import AccountError
 from billing.api import router as billing_router
 from config.errors import FieldError, field_errors
 from config.i18n import request_language
+from quota.api import router as quota_router
 from registrations.api import router as registrations_router
 from tenants.api import router as tenants_router
 
@@ -20,6 +21,7 @@ api.add_router("/", tenants_router)
 api.add_router("/", accounts_router)
 api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
+api.add_router("/", quota_router)
 
 
 @api.exception_handler(ValidationError)

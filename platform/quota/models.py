@@ -68,3 +68,17 @@ class StatusChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.application}: {self.status}"
+
+
+class AdvertisementClick(models.Model):
+    """A portal user opened the partner's advertisement (counted per advertisement id)."""
+
+    advertisement_id = models.PositiveIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["advertisement_id", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"click on advertisement {self.advertisement_id}"

@@ -4,15 +4,29 @@ transaction (the portal's timeline is built from it)."""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
 from billing.models import Client
-from quota.models import QuotaApplication, QuotaStatus, StatusChange
+from quota import catalogue
+from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
+
+VEHICLE_TAKEN = "QA001"  # this vehicle already has an application for that year
+ILLEGAL_MOVE = "QA002"  # the catalogue does not allow this move
+REASON_MISSING = "QA003"  # this rejection needs a reason
+YEAR_NOT_ALLOWED = "QA004"  # a year the partner does not offer
+
+
+class QuotaError(Exception):
+    def __init__(self, code: str, message: str):
+        self.code = code
+        self.message = message
+        super().__init__(message)
 
 
 def allowed_registration_years(config: PartnerConfig, today: datetime.date | None = None) -> list[int]:
@@ -42,3 +56,82 @@ def quota_applications_create(
                 StatusChange.objects.create(application=application, status=QuotaStatus.CREATED, actor=actor)
                 created.append(application)
     return created
+
+
+def quota_application_move(
+    *, application: QuotaApplication, status: str, actor: User | None, reason: str = ""
+) -> QuotaApplication:
+    """Move along the catalogue; an illegal move or a rejection without its reason is refused."""
+    reason = reason.strip()
+    with transaction.atomic():
+        application = QuotaApplication.objects.select_for_update().get(pk=application.pk)
+        if status not in catalogue.allowed_moves(application.status):
+            raise QuotaError(
+                ILLEGAL_MOVE,
+                f"{catalogue.CATALOGUE[application.status].label} → {status}: this move is not allowed.",
+            )
+        if status in catalogue.REASON_REQUIRED and not reason:
+            raise QuotaError(REASON_MISSING, "This rejection needs a reason.")
+        application.status = status
+        application.save(update_fields=["status", "updated_at"])
+        StatusChange.objects.create(application=application, status=status, actor=actor, reason=reason[:500])
+    return application
+
+
+def quota_applications_move(
+    *, applications: Iterable[QuotaApplication], status: str, actor: User | None, reason: str = ""
+) -> tuple[list[QuotaApplication], list[tuple[QuotaApplication, str]]]:
+    """Bulk move: each application on its own; the ones the catalogue refuses are reported."""
+    moved, refused = [], []
+    for application in applications:
+        try:
+            moved.append(
+                quota_application_move(application=application, status=status, actor=actor, reason=reason)
+            )
+        except QuotaError as error:
+            refused.append((application, error.message))
+    return moved, refused
+
+
+def quota_application_resubmit(
+    *,
+    application: QuotaApplication,
+    period: int,
+    config: PartnerConfig,
+    actor: User,
+    email_promotion_opt_in: bool,
+    free_text: str,
+) -> QuotaApplication:
+    """The same vehicle for another allowed year (duplicate_for_new_period)."""
+    if period not in allowed_registration_years(config):
+        raise QuotaError(YEAR_NOT_ALLOWED, "year")
+    registration = application.registration
+    with transaction.atomic():
+        # One application per vehicle and year: the same registration, or another upload of
+        # the same vehicle (same VIN) in this partner's schema.
+        BevRegistration.objects.select_for_update().get(pk=registration.pk)
+        taken = QuotaApplication.objects.filter(legislation_year=period)
+        if registration.vin:
+            taken = taken.filter(registration__vin=registration.vin)
+        else:
+            taken = taken.filter(registration=registration)
+        if taken.exists():
+            raise QuotaError(VEHICLE_TAKEN, "vehicle")
+        try:
+            with transaction.atomic():
+                new = QuotaApplication.objects.create(
+                    registration=registration,
+                    client=application.client,
+                    legislation_year=period,
+                    status=QuotaStatus.CREATED,
+                    email_promotion_opt_in=email_promotion_opt_in,
+                    free_text=free_text[:2000],
+                )
+        except IntegrityError:
+            raise QuotaError(VEHICLE_TAKEN, "vehicle") from None
+        StatusChange.objects.create(application=new, status=QuotaStatus.CREATED, actor=actor)
+    return new
+
+
+def advertisement_click_record(*, advertisement_id: int, user: User | None) -> AdvertisementClick:
+    return AdvertisementClick.objects.create(advertisement_id=advertisement_id, user=user)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.core.files.storage import default_storage
+from django.http import FileResponse, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Router, Schema, Status
@@ -13,7 +14,7 @@ from pydantic import Field
 from accounts.tokens import partner_auth
 from config.errors import FieldError
 from quota.services import allowed_registration_years
-from registrations import services
+from registrations import files, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
@@ -102,6 +103,28 @@ def bev_registration_lock(request: HttpRequest, registration_id: int, update_rel
     registration = services.registration_lock(registration=registration)
     locked_at = registration.locked_at or timezone.now()
     return {"id": registration.pk, "sequence": registration.sequence, "locked_at": locked_at.isoformat()}
+
+
+@router.get("/bev_registrations/images/{token}/", auth=None, response={200: None, 404: dict})
+def scan_image(request: HttpRequest, token: str) -> Any:
+    """A scan or its resized copy, for the URL the owner's registration list handed out."""
+    partner = request_partner(request)
+    found = files.scan_token_read(partner=partner, token=token) if partner else None
+    if found is None:
+        return Status(404, {"detail": "Not found."})
+    registration_id, kind, owner_id = found
+    registration = BevRegistration.objects.filter(pk=registration_id, owner_id=owner_id).first()
+    if registration is None:
+        return Status(404, {"detail": "Not found."})
+    path = registration.zlb_scan if kind == "scan" else registration.resized_image
+    try:
+        handle = default_storage.open(path, "rb")
+    except FileNotFoundError:
+        return Status(404, {"detail": "Not found."})
+    response = FileResponse(handle, content_type="image/jpeg")
+    response["Cache-Control"] = "private, max-age=3600"
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 class DeviceInfoIn(Schema):

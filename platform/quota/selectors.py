@@ -1,0 +1,194 @@
+"""Quota application reads: the portal's list, each card as the spec's registration item."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from billing.models import Client
+from config.i18n import Language
+from quota import catalogue
+from quota.models import QuotaApplication, StatusChange
+from quota.services import allowed_registration_years
+from registrations.files import scan_url
+from tenants.config_schema import FeeRow, PartnerConfig
+from tenants.models import Partner
+
+CENT = Decimal("0.01")
+
+
+def quota_application_list(
+    *, owner: User, page: int, page_size: int, legislation_year: int | None = None, status: str | None = None
+) -> tuple[list[QuotaApplication], int]:
+    """One page of the owner's applications, sorted by sequence, and the total: three queries
+    (count, page, history) whatever the page size."""
+    applications: QuerySet[QuotaApplication] = QuotaApplication.objects.filter(registration__owner=owner)
+    if legislation_year is not None:
+        applications = applications.filter(legislation_year=legislation_year)
+    if status:
+        applications = applications.filter(status=status)
+    count = applications.count()
+    start = (page - 1) * page_size
+    rows = list(
+        applications.select_related("registration", "client")
+        .prefetch_related(
+            Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk"))
+        )
+        .order_by("registration__sequence", "legislation_year", "pk")[start : start + page_size]
+    )
+    return rows, count
+
+
+def quota_application_filters(*, owner: User, config: PartnerConfig, language: Language) -> dict[str, Any]:
+    """The choices of the list's filters: every status, and the years there are or may be."""
+    year = timezone.localdate().year
+    years = set(
+        QuotaApplication.objects.filter(registration__owner=owner).values_list("legislation_year", flat=True)
+    ) | set(allowed_registration_years(config))
+    return {
+        "status": [
+            {"value": code, "label": info.title(language), "name": info.label}
+            for code, info in catalogue.CATALOGUE.items()
+        ],
+        "legislation_year": [
+            {
+                "value": y,
+                "label": str(y),
+                "period": "historical" if y < year else "current" if y == year else "future",
+            }
+            for y in sorted(years)
+        ],
+    }
+
+
+def status_timeline(application: QuotaApplication, language: Language) -> list[dict[str, Any]]:
+    """Past moves from the record, the current status, and the expected steps still ahead."""
+    changes: list[StatusChange] = list(application.status_changes.all())
+    entries: list[dict[str, Any]] = []
+    for index, change in enumerate(changes):
+        if entries and entries[-1]["status"] == change.status:
+            continue
+        current = index == len(changes) - 1
+        info = catalogue.CATALOGUE[change.status]
+        date = timezone.localtime(change.created_at).strftime("%d.%m.%Y")
+        if change.status in catalogue.REJECTIONS:
+            subtitles = [change.reason] if change.reason else []
+        else:
+            subtitles = [text for text in (info.text(language), date) if text]
+        entries.append(
+            {
+                "status": change.status,
+                "position": "current" if current else "past",
+                "details": {"title": info.title(language), "subtitles": subtitles},
+            }
+        )
+    if entries:
+        # A repeated last status (e.g. back to to_pay) keeps the latest entry current.
+        entries[-1]["position"] = "current"
+    for status in catalogue.ahead_of(application.status):
+        entries.append(
+            {
+                "status": status,
+                "position": "future",
+                "details": {"title": catalogue.CATALOGUE[status].title(language), "subtitles": []},
+            }
+        )
+    return entries
+
+
+def _fee(config: PartnerConfig, year: int, vehicle_class: str) -> FeeRow | None:
+    return next(
+        (row for row in config.fees if row.legislation_year == year and row.vehicle_class == vehicle_class),
+        None,
+    )
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value.quantize(CENT, rounding=ROUND_HALF_UP))
+
+
+def iban_masked(iban: str) -> str:
+    """Country and check digits and the last four characters; the rest hidden."""
+    if len(iban) < 8:
+        return "*" * len(iban)
+    masked = iban[:4] + "*" * (len(iban) - 8) + iban[-4:]
+    return " ".join(masked[i : i + 4] for i in range(0, len(masked), 4))
+
+
+def _client(client: Client) -> dict[str, Any]:
+    return {
+        "gender": client.gender,
+        "first_name": client.first_name,
+        "last_name": client.last_name,
+        "street_name": client.street_name,
+        "street_number": client.street_number,
+        "postal_code": client.postal_code,
+        "city": client.city,
+        "vehicle_owner_type": client.vehicle_owner_type,
+        "name_of_business": client.name_of_business,
+        "is_vat_mandatory": client.is_vat_mandatory,
+        "vat_number": client.vat_number,
+        "account_name": client.account_name,
+        "account_iban": iban_masked(client.account_iban) if client.account_iban else "",
+        "charge_card": client.charge_card,
+    }
+
+
+def quota_application_item(
+    application: QuotaApplication,
+    *,
+    partner: Partner,
+    config: PartnerConfig,
+    owner: User,
+    language: Language,
+    today: datetime.date | None = None,
+) -> dict[str, Any]:
+    """One card: the spec's registration item (spec/customer-portal.md section 3)."""
+    registration = application.registration
+    vehicle_class = registration.vehicle_type
+    fee = _fee(config, application.legislation_year, vehicle_class)
+    vat_details = None
+    if fee is not None and config.display_vat:
+        vat_amount = (fee.client_fee * fee.vat_percentage / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+        vat_details = {
+            "client_fee_after_vat": _money(fee.client_fee + vat_amount),
+            "vat_percentage": str(fee.vat_percentage.normalize()),
+            "vat_amount": _money(vat_amount),
+        }
+    next_year = (today or timezone.localdate()).year + 1
+    next_fee = _fee(config, next_year, vehicle_class)
+    next_fee_m1 = _fee(config, next_year, "M1")
+    client_data = {**_client(application.client), "email": owner.email}
+    return {
+        "id": application.pk,
+        "sequence": registration.sequence,
+        "legislation_year": application.legislation_year,
+        "status": application.status,
+        "status_timeline": status_timeline(application, language),
+        "client_fee": _money(fee.client_fee) if fee else None,
+        "display_vat": config.display_vat,
+        "vat_details": vat_details,
+        "next_year_client_fee": _money(next_fee.client_fee) if next_fee else None,
+        "next_year_client_fee_year": next_year,
+        "next_year_client_fee_for_m1": _money(next_fee_m1.client_fee) if next_fee_m1 else None,
+        "allowed_resubmit_years": [
+            year for year in allowed_registration_years(config) if year != application.legislation_year
+        ],
+        "registration": {
+            "id": registration.pk,
+            "uuid": str(registration.uuid),
+            "vehicle_type": vehicle_class,
+            "zlb_scan": scan_url(partner=partner, registration=registration, kind="scan"),
+            "resized_image": scan_url(partner=partner, registration=registration, kind="resized"),
+            "width": registration.width,
+            "height": registration.height,
+            "source": registration.source,
+            "created_at": registration.created_at.isoformat(),
+            "client": client_data,
+        },
+    }

@@ -1,0 +1,75 @@
+"""factory_boy factories for the rows the tests need (inside whatever schema is active)."""
+
+from __future__ import annotations
+
+import factory
+from django.utils import timezone
+from factory.django import DjangoModelFactory
+
+from accounts.models import User
+from billing.models import Client
+from quota.models import QuotaApplication, QuotaStatus, StatusChange
+from registrations.models import BevRegistration
+
+
+class UserFactory(DjangoModelFactory[User]):
+    class Meta:
+        model = User
+
+    email = factory.Sequence(lambda n: f"owner{n}@example.de")
+    username = factory.SelfAttribute("email")
+    first_name = "Erika"
+    last_name = "Mustermann"
+
+
+class RegistrationFactory(DjangoModelFactory[BevRegistration]):
+    class Meta:
+        model = BevRegistration
+
+    owner = factory.SubFactory(UserFactory)
+    sequence = factory.Sequence(lambda n: 500_000 + n)
+    zlb_scan = factory.LazyAttribute(lambda r: f"test/scans/{r.sequence}.jpg")
+    resized_image = factory.LazyAttribute(lambda r: f"test/scans/{r.sequence}-resized.jpg")
+    original_content_type = "image/jpeg"
+    width = 2000
+    height = 1400
+    vehicle_class = "M1"
+    vin = factory.Sequence(lambda n: f"WVWZZZ1KZ{n:08d}")
+    locked_at = factory.LazyFunction(timezone.now)
+
+
+class ClientFactory(DjangoModelFactory[Client]):
+    class Meta:
+        model = Client
+
+    owner = factory.SubFactory(UserFactory)
+    gender = "woman"
+    first_name = "Erika"
+    last_name = "Mustermann"
+    street_name = "Hauptstraße"
+    street_number = "12a"
+    postal_code = "10115"
+    city = "Berlin"
+    account_name = "Erika Mustermann"
+    account_iban = "DE89370400440532013000"
+    locked_at = factory.LazyFunction(timezone.now)
+
+
+class ApplicationFactory(DjangoModelFactory[QuotaApplication]):
+    """An application with its first history row, as billing's lock creates it."""
+
+    class Meta:
+        model = QuotaApplication
+
+    registration = factory.SubFactory(RegistrationFactory)
+    client = factory.SubFactory(ClientFactory, owner=factory.SelfAttribute("..registration.owner"))
+    legislation_year = factory.LazyFunction(lambda: timezone.localdate().year)
+    status = QuotaStatus.CREATED
+
+    @classmethod
+    def _create(
+        cls, model_class: type[QuotaApplication], *args: object, **kwargs: object
+    ) -> QuotaApplication:
+        application = super()._create(model_class, *args, **kwargs)
+        StatusChange.objects.create(application=application, status=QuotaStatus.CREATED)
+        return application
