@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable
 
+from django.contrib.auth.models import Permission
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -135,3 +136,18 @@ def quota_application_resubmit(
 
 def advertisement_click_record(*, advertisement_id: int, user: User | None) -> AdvertisementClick:
     return AdvertisementClick.objects.create(advertisement_id=advertisement_id, user=user)
+
+
+def back_office_staff_ensure(*, username: str, email: str, password: str) -> User:
+    """A staff user of the current partner schema who may follow and move applications."""
+    user, _ = User.objects.get_or_create(username=username, defaults={"email": email})
+    user.is_staff = True
+    user.set_password(password)
+    user.save()
+    user.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="quota",
+            codename__in=["view_quotaapplication", "change_quotaapplication", "view_statuschange"],
+        )
+    )
+    return user

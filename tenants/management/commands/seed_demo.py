@@ -1,10 +1,16 @@
+import os
 from typing import Any
 
 from django.core.management.base import BaseCommand
+from django_tenants.utils import schema_context
 
+from quota.services import back_office_staff_ensure
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
 from tenants.services import partner_host, partner_provision, partner_update
+
+# The demo back office (`/admin/` on each demo partner's host): user "backoffice".
+DEMO_STAFF_PASSWORD = os.environ.get("DEMO_BACKOFFICE_PASSWORD", "Backoffice_2026!")
 
 
 class Command(BaseCommand):
@@ -20,6 +26,12 @@ class Command(BaseCommand):
                 fields = {key: value for key, value in demo.items() if key != "subdomain"}
                 partner_update(partner=existing, **fields)
                 verb = "up to date"
+            with schema_context(Partner.objects.get(subdomain=demo["subdomain"]).schema_name):
+                back_office_staff_ensure(
+                    username="backoffice",
+                    email=f"backoffice@{demo['subdomain']}.example",
+                    password=DEMO_STAFF_PASSWORD,
+                )
             state = "" if demo["frontend_active"] else " (deactivated)"
             self.stdout.write(
                 f"  {demo['kind']:<9} http://{partner_host(demo['subdomain'])}:8000/  {verb}{state}"

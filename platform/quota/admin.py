@@ -1,0 +1,282 @@
+"""The back office on a partner's own host: that partner's staff (users of its schema) follow
+applications, move them through the catalogue (one or many, with a reason), read what the
+document check found, see each application's history and export applications as CSV."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.files.storage import default_storage
+from django.db.models import QuerySet
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+
+from accounts.models import User
+from quota import catalogue
+from quota.models import QuotaApplication, QuotaStatus, StatusChange
+from quota.services import QuotaError, quota_application_move, quota_applications_move
+from tenants.middleware import request_partner
+
+
+class PartnerHostOnly:
+    """Back-office models exist in partner schemas only: hidden on the public host."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request_partner(request) is not None and super().has_module_permission(request)  # type: ignore[misc]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is not None and super().has_view_permission(request, obj)  # type: ignore[misc]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is not None and super().has_change_permission(request, obj)  # type: ignore[misc]
+
+
+def _staff(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+class StatusChangeInline(admin.TabularInline):
+    model = StatusChange
+    extra = 0
+    can_delete = False
+    fields = ["created_at", "status", "actor", "reason"]
+    readonly_fields = ["created_at", "status", "actor", "reason"]
+    ordering = ["created_at", "pk"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class MoveForm(forms.ModelForm):
+    """The change page moves the application; nothing else of it is edited by hand."""
+
+    move_to = forms.ChoiceField(required=False, label="Status ändern auf")
+    reason = forms.CharField(
+        required=False, max_length=500, label="Begründung", widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    class Meta:
+        model = QuotaApplication
+        fields: list[str] = []
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        moves = sorted(catalogue.allowed_moves(self.instance.status)) if self.instance.pk else []
+        move_to = self.fields["move_to"]
+        assert isinstance(move_to, forms.ChoiceField)
+        move_to.choices = [("", "—")] + [(code, QuotaStatus(code).label) for code in moves]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        status = cleaned.get("move_to")
+        if status in catalogue.REASON_REQUIRED and not (cleaned.get("reason") or "").strip():
+            self.add_error("reason", "Diese Ablehnung braucht eine Begründung.")
+        return cleaned
+
+
+class BulkMoveForm(forms.Form):
+    status = forms.ChoiceField(choices=QuotaStatus.choices, label="Neuer Status")
+    reason = forms.CharField(
+        required=False, max_length=500, label="Begründung", widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+
+@admin.register(QuotaApplication)
+class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    form = MoveForm
+    list_display = [
+        "sequence", "legislation_year", "status_label", "owner_email", "client_name", "vehicle_class", "vin",
+        "needs_review", "created_at",
+    ]  # fmt: skip
+    list_filter = ["status", "legislation_year", "registration__source", "registration__needs_review"]
+    search_fields = [
+        "=registration__sequence",
+        "registration__owner__email",
+        "client__last_name",
+        "registration__vin",
+    ]
+    list_select_related = ["registration", "registration__owner", "client"]
+    ordering = ["-registration__sequence", "legislation_year"]
+    actions = ["move_selected", "export_csv"]
+    inlines = [StatusChangeInline]
+    readonly_fields = [
+        "sequence", "legislation_year", "status_label", "owner_email", "client_name", "vehicle_class", "vin",
+        "first_registration", "energy_code", "is_electric", "needs_review", "classifier_skipped", "scan",
+        "email_promotion_opt_in", "free_text", "created_at",
+    ]  # fmt: skip
+    fieldsets = [
+        (None, {"fields": ["sequence", "legislation_year", "status_label", "owner_email", "client_name"]}),
+        (
+            "Fahrzeugschein (vom Dokumenten-Check gelesen)",
+            {
+                "fields": [
+                    "scan",
+                    "vehicle_class",
+                    "vin",
+                    "first_registration",
+                    "energy_code",
+                    "is_electric",
+                    "needs_review",
+                    "classifier_skipped",
+                ]
+            },
+        ),  # fmt: skip
+        ("Angaben", {"fields": ["email_promotion_opt_in", "free_text", "created_at"]}),
+        ("Status ändern", {"fields": ["move_to", "reason"]}),
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # applications come from the registration flow and resubmits only
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # the record of a payout claim is kept
+
+    @admin.display(description="Nummer", ordering="registration__sequence")
+    def sequence(self, obj: QuotaApplication) -> int:
+        return obj.registration.sequence
+
+    @admin.display(description="Status", ordering="status")
+    def status_label(self, obj: QuotaApplication) -> str:
+        return QuotaStatus(obj.status).label
+
+    @admin.display(description="E-Mail", ordering="registration__owner__email")
+    def owner_email(self, obj: QuotaApplication) -> str:
+        return obj.registration.owner.email
+
+    @admin.display(description="Name")
+    def client_name(self, obj: QuotaApplication) -> str:
+        return f"{obj.client.first_name} {obj.client.last_name}"
+
+    @admin.display(description="Fahrzeugklasse")
+    def vehicle_class(self, obj: QuotaApplication) -> str:
+        return obj.registration.vehicle_class
+
+    @admin.display(description="FIN")
+    def vin(self, obj: QuotaApplication) -> str:
+        return obj.registration.vin
+
+    @admin.display(description="Erstzulassung")
+    def first_registration(self, obj: QuotaApplication) -> Any:
+        return obj.registration.first_registration
+
+    @admin.display(description="Energieträger (Feld 10)")
+    def energy_code(self, obj: QuotaApplication) -> str:
+        return obj.registration.energy_code
+
+    @admin.display(description="Elektrisch", boolean=True)
+    def is_electric(self, obj: QuotaApplication) -> bool | None:
+        return obj.registration.is_electric
+
+    @admin.display(description="Prüfen", boolean=True)
+    def needs_review(self, obj: QuotaApplication) -> bool:
+        return obj.registration.needs_review
+
+    @admin.display(description="Dokumenten-Check übersprungen", boolean=True)
+    def classifier_skipped(self, obj: QuotaApplication) -> bool:
+        return obj.registration.classifier_skipped
+
+    @admin.display(description="Scan")
+    def scan(self, obj: QuotaApplication) -> str:
+        url = reverse("admin:quota_quotaapplication_scan", args=[obj.pk])
+        return format_html(
+            '<a href="{}" target="_blank"><img src="{}" alt="Scan" style="max-width:480px"></a>', url, url
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        scan = path(
+            "<int:pk>/scan/", self.admin_site.admin_view(self.scan_view), name="quota_quotaapplication_scan"
+        )
+        return [scan, *super().get_urls()]
+
+    def scan_view(self, request: HttpRequest, pk: int) -> FileResponse:
+        if not self.has_view_permission(request):
+            raise Http404
+        application = get_object_or_404(QuotaApplication.objects.select_related("registration"), pk=pk)
+        try:
+            handle = default_storage.open(
+                application.registration.resized_image or application.registration.zlb_scan
+            )
+        except FileNotFoundError:
+            raise Http404 from None
+        return FileResponse(handle, content_type="image/jpeg", headers={"Cache-Control": "private, no-store"})
+
+    def save_model(self, request: HttpRequest, obj: QuotaApplication, form: Any, change: bool) -> None:
+        status = form.cleaned_data.get("move_to")
+        if not status:
+            return
+        try:
+            quota_application_move(
+                application=obj,
+                status=status,
+                actor=_staff(request),
+                reason=form.cleaned_data.get("reason", ""),
+            )
+        except QuotaError as error:
+            self.message_user(request, error.message, messages.ERROR)
+
+    @admin.action(description="Status der ausgewählten Anträge ändern …", permissions=["change"])
+    def move_selected(
+        self, request: HttpRequest, queryset: QuerySet[QuotaApplication]
+    ) -> HttpResponse | None:
+        form = BulkMoveForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            status, reason = form.cleaned_data["status"], form.cleaned_data["reason"]
+            if status in catalogue.REASON_REQUIRED and not reason.strip():
+                form.add_error("reason", "Diese Ablehnung braucht eine Begründung.")
+            else:
+                moved, refused = quota_applications_move(
+                    applications=list(queryset),
+                    status=status,
+                    actor=_staff(request),
+                    reason=reason,
+                )
+                self.message_user(request, f"{len(moved)} Anträge auf „{QuotaStatus(status).label}“ gesetzt.")
+                for application, why in refused:
+                    self.message_user(
+                        request, f"Nr. {application.registration.sequence}: {why}", messages.WARNING
+                    )
+                return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Status ändern",
+            "form": form,
+            "applications": queryset.select_related("registration"),
+            "opts": self.model._meta,
+            "action": "move_selected",
+        }
+        return TemplateResponse(request, "admin/quota/move_selected.html", context)
+
+    @admin.action(description="Ausgewählte Anträge als CSV exportieren", permissions=["view"])
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[QuotaApplication]) -> StreamingHttpResponse:
+        rows = queryset.select_related("registration", "registration__owner", "client").order_by(
+            "registration__sequence", "legislation_year"
+        )
+
+        class Echo:
+            def write(self, value: str) -> str:
+                return value
+
+        writer = csv.writer(Echo(), delimiter=";")
+        header = ["Nummer", "Jahr", "Status", "Statusname", "E-Mail", "Vorname", "Nachname", "Fahrzeugklasse", "FIN",
+                  "Erstzulassung", "Angelegt"]  # fmt: skip
+
+        def lines() -> Any:
+            yield "\ufeff" + writer.writerow(header)
+            for a in rows.iterator(chunk_size=500):
+                yield writer.writerow(
+                    [a.registration.sequence, a.legislation_year, a.status, catalogue.CATALOGUE[a.status].label,
+                     a.registration.owner.email, a.client.first_name, a.client.last_name, a.registration.vehicle_class,
+                     a.registration.vin, a.registration.first_registration or "", a.created_at.date().isoformat()]
+                )  # fmt: skip
+
+        return StreamingHttpResponse(
+            lines(),
+            content_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="quota-applications.csv"'},
+        )
