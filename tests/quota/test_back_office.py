@@ -153,7 +153,9 @@ def test_partners_and_applications_stay_on_their_own_hosts(client: HttpClient) -
 
 def test_the_public_host_has_no_back_office(client: HttpClient) -> None:
     with schema_context("public"):
-        platform_staff = User.objects.create_superuser(username="ops", email="ops@example.de", password="Ops_2026!")
+        platform_staff = User.objects.create_superuser(
+            username="ops", email="ops@example.de", password="Ops_2026!"
+        )
         client.force_login(platform_staff)
         response = client.get(CHANGELIST, HTTP_HOST="localhost")
     assert response.status_code == 403
