@@ -94,6 +94,14 @@ def test_the_openapi_schema_lists_the_config_call(client: Client) -> None:
     schema = client.get("/api/openapi.json", HTTP_HOST="autohaus.localhost").json()
 
     assert "/api/configs/{subdomain}/" in schema["paths"]
+    for path in (
+        "/api/auth/user/login/",
+        "/api/auth/2fa/otp/verify/",
+        "/api/auth/user/password-reset/complete/",
+        "/api/end_user_portal/quota_applications/",
+        "/api/end_user_portal/quota_applications/{application_id}/duplicate_for_new_period/",
+    ):
+        assert path in schema["paths"], path
     docs = client.get("/api/docs", HTTP_HOST="autohaus.localhost")
     assert docs.status_code == 200
     assert b"cdn.jsdelivr" not in docs.content
