@@ -69,6 +69,18 @@ export const partnerConfigSchema = z
     show_gender_option: z.boolean(),
     gender_option: z.number(),
     end_user_portal_enable: z.boolean(),
+    show_data_privacy: z.boolean(),
+    data_privacy_text: z.string(),
+    show_client_fee_euro_amount: z.boolean(),
+    display_vat: z.boolean(),
+    partneradvertisement: z.object({
+      id: z.number().nullable(),
+      type: z.enum(["image", "freetext"]),
+      freetext: z.string(),
+      image: z.string().nullable(),
+      url: z.string(),
+      enabled: z.boolean(),
+    }),
     faq_youtube_video_link: z.string(),
     pages: z
       .object({

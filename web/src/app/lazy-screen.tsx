@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, useState } from "react";
 
 const loaders: (() => Promise<unknown>)[] = [];
+const allLoaders: (() => Promise<unknown>)[] = [];
 
 /**
  * A screen in its own chunk. Once its chunk has arrived (rendered before, or preloaded), it
@@ -9,11 +10,13 @@ const loaders: (() => Promise<unknown>)[] = [];
 export function lazyScreen<K extends string, P extends object = object>(
   load: () => Promise<Record<K, ComponentType<NoInfer<P>>>>,
   name: K,
+  { preload = true }: { preload?: boolean } = {},
 ): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
   const fetchScreen = () => load().then((module) => (loaded = module[name]));
   const Lazy = lazy(() => fetchScreen().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
-  loaders.push(fetchScreen);
+  if (preload) loaders.push(fetchScreen);
+  allLoaders.push(fetchScreen);
   function Screen(props: P) {
     const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return <Component {...props} />;
@@ -22,7 +25,12 @@ export function lazyScreen<K extends string, P extends object = object>(
   return Screen;
 }
 
-/** Fetches every screen's chunk: after the first screen is up, and before tests. */
+/** Fetches the flow's chunks after the first screen is up (the portal's only on /portal). */
 export function preloadScreens(): Promise<unknown[]> {
   return Promise.all(loaders.map((load) => load()));
+}
+
+/** Every chunk, the portal's included (tests render any screen at once). */
+export function preloadAllScreens(): Promise<unknown[]> {
+  return Promise.all(allLoaders.map((load) => load()));
 }

@@ -29,6 +29,7 @@ const ImageUploadWrapper = lazyScreen(() => import("@/flow/routes/image-upload")
 const Validation = lazyScreen(() => import("@/flow/routes/validation"), "Validation");
 const Billing = lazyScreen(() => import("@/flow/routes/billing"), "Billing");
 const Finish = lazyScreen(() => import("@/flow/routes/finish"), "Finish");
+const PortalApp = lazyScreen(() => import("@/portal/portal-app"), "PortalApp", { preload: false });
 const Placeholder = lazyScreen<"Placeholder", { name: string }>(() => import("@/flow/routes/placeholder"), "Placeholder");
 
 const SCREENS: Partial<Record<RouteName, () => ReactElement>> = {
@@ -114,7 +115,7 @@ export function AppRoutes() {
       <Suspense fallback={<Loading />}>
         <Routes>
           {routes}
-          <Route path={PATHS.Portal} element={<Placeholder name="Portal" />} />
+          <Route path={PATHS.Portal} element={<PortalApp />} />
           <Route path="*" element={<Placeholder name="NotFound" />} />
         </Routes>
       </Suspense>

@@ -6,4 +6,7 @@ export const browser = {
   replace(url: string): void {
     window.location.replace(url);
   },
+  reload(): void {
+    window.location.reload();
+  },
 };

@@ -1,0 +1,117 @@
+import Logout from "@mui/icons-material/Logout";
+import MenuIcon from "@mui/icons-material/Menu";
+import AppBar from "@mui/material/AppBar";
+import Avatar from "@mui/material/Avatar";
+import Box from "@mui/material/Box";
+import Breadcrumbs from "@mui/material/Breadcrumbs";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import List from "@mui/material/List";
+import ListItemButton from "@mui/material/ListItemButton";
+import ListItemText from "@mui/material/ListItemText";
+import Toolbar from "@mui/material/Toolbar";
+import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+
+import { usePartner } from "@/app/partner-context";
+import { ApiError, type Tokens } from "@/shared/lib/http";
+import { clearSession, storeGet } from "@/shared/lib/session-store";
+
+import { logout, profile } from "../api/auth";
+import { portalClear } from "../lib/portal-store";
+import { PORTAL_PATHS } from "../paths";
+import { impressumEnabled, privacyEnabled } from "../routes/pages";
+import { LanguageSwitch } from "./language-switch";
+
+const DRAWER_WIDTH = 240;
+/** Above this width the menu stays open (section 2). */
+export const MENU_ALWAYS_OPEN = "(min-width:1501px)";
+
+/** The authenticated shell: side menu, header with the user, breadcrumbs, the page. */
+export function Shell() {
+  const { t } = useTranslation();
+  const partner = usePartner();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const wide = useMediaQuery(MENU_ALWAYS_OPEN);
+  const [open, setOpen] = useState(false);
+  const me = useQuery({ queryKey: ["profile"], queryFn: profile, retry: false, staleTime: 60_000 });
+
+  if (me.error instanceof ApiError && me.error.status === 403) return <Navigate to={PORTAL_PATHS.signup} replace />;
+  const person = me.data?.[0];
+  const name = person ? `${person.first_name} ${person.last_name}`.trim() || person.email : "";
+  const initials = person ? `${person.first_name.charAt(0)}${person.last_name.charAt(0)}`.toUpperCase() || person.email.charAt(0).toUpperCase() : "";
+  const items = [
+    { path: PORTAL_PATHS.registrations, label: t("shell.registrations"), show: true },
+    { path: PORTAL_PATHS.impressum, label: t("shell.impressum"), show: impressumEnabled(partner) },
+    { path: PORTAL_PATHS.privacy, label: t("shell.privacy"), show: privacyEnabled(partner) },
+  ].filter((item) => item.show);
+  const crumbs = pathname.split("/").filter(Boolean).slice(1);
+  const leave = () => {
+    const refresh = storeGet<Tokens>("tokens")?.refresh;
+    if (refresh) void logout(refresh).catch(() => {});
+    clearSession();
+    portalClear();
+    navigate(PORTAL_PATHS.login, { replace: true });
+  };
+
+  const menu = (
+    <List component="nav" aria-label={t("shell.menu")} data-testid="portal-menu">
+      {items.map((item) => (
+        <ListItemButton key={item.path} component={NavLink} to={item.path} onClick={() => setOpen(false)} selected={pathname === item.path}>
+          <ListItemText primary={item.label} />
+        </ListItemButton>
+      ))}
+    </List>
+  );
+
+  return (
+    <Box sx={{ display: "flex", minHeight: "100vh" }}>
+      <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
+        <Toolbar sx={{ gap: 1 }}>
+          {!wide && (
+            <IconButton edge="start" aria-label={t("shell.menu")} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="menu-toggle">
+              <MenuIcon />
+            </IconButton>
+          )}
+          {partner.theme.assets.logo && <img src={partner.theme.assets.logo} alt={`${partner.name} Logo`} style={{ height: 32, maxWidth: 160 }} />}
+          <Box sx={{ flex: 1 }} />
+          <LanguageSwitch />
+          <Typography sx={{ display: { xs: "none", sm: "block" } }} data-testid="welcome-name">
+            {name && t("shell.welcome", { name })}
+          </Typography>
+          <Avatar sx={{ bgcolor: "primary.main", width: 36, height: 36, fontSize: "0.9rem" }} aria-hidden>
+            {initials}
+          </Avatar>
+          <IconButton aria-label={t("shell.logout")} onClick={leave} data-testid="logout">
+            <Logout />
+          </IconButton>
+        </Toolbar>
+      </AppBar>
+      <Drawer
+        variant={wide ? "permanent" : "temporary"}
+        open={wide || open}
+        onClose={() => setOpen(false)}
+        sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
+      >
+        <Toolbar />
+        {menu}
+      </Drawer>
+      <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
+        <Toolbar />
+        <Breadcrumbs aria-label="breadcrumb" sx={{ mb: 2 }} data-testid="breadcrumbs">
+          {crumbs.map((crumb) => (
+            <Typography key={crumb} color="text.secondary" variant="body2">
+              {crumb}
+            </Typography>
+          ))}
+        </Breadcrumbs>
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

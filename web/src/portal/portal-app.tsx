@@ -1,0 +1,105 @@
+import LinearProgress from "@mui/material/LinearProgress";
+import { type ReactElement, useEffect, useState } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import { Navigate, Route, Routes, useNavigate } from "react-router";
+
+import { usePartner } from "@/app/partner-context";
+import { browser } from "@/shared/lib/browser";
+import { clearSession, storeGet } from "@/shared/lib/session-store";
+import { useToaster } from "@/shared/ui/toaster";
+
+import { AuthLayout } from "./components/auth-layout";
+import { Shell } from "./components/shell";
+import { VersionCheck } from "./components/version-check";
+import { createPortalI18n } from "./i18n";
+import { onPortalSession, useBusy } from "./lib/portal-api";
+import { portalClear } from "./lib/portal-store";
+import { PORTAL_PATHS } from "./paths";
+import { EmailVerify } from "./routes/email-verify";
+import { LoginView } from "./routes/login";
+import { RecaptchaOtpFlow } from "./routes/otp";
+import { DataPrivacyInfo, impressumEnabled, PortalImpressum, privacyEnabled } from "./routes/pages";
+import { RegistrationsView } from "./routes/registrations";
+import { ResetPassword } from "./routes/reset-password";
+import { SignupView } from "./routes/signup";
+import { TermsAndConditions } from "./routes/terms";
+
+export const RESTORED_TOAST_MS = 2000;
+export const RELOAD_AFTER_MS = 2500;
+
+/** The customer portal under /portal (spec/customer-portal.md), in its own chunk. */
+export function PortalApp() {
+  const [i18n] = useState(() => createPortalI18n());
+  useEffect(() => {
+    document.documentElement.lang = i18n.language;
+    const changed = (language: string) => (document.documentElement.lang = language);
+    i18n.on("languageChanged", changed);
+    return () => i18n.off("languageChanged", changed);
+  }, [i18n]);
+  return (
+    <I18nextProvider i18n={i18n}>
+      <SessionRestore />
+      <Progress />
+      <VersionCheck />
+      <PortalRoutes />
+    </I18nextProvider>
+  );
+}
+
+function PortalRoutes() {
+  const partner = usePartner();
+  return (
+    <Routes>
+      <Route index element={<Navigate to={PORTAL_PATHS.login} replace />} />
+      <Route path="auth" element={<AuthLayout />}>
+        <Route index element={<Navigate to={PORTAL_PATHS.login} replace />} />
+        <Route path="login" element={<LoginView />} />
+        <Route path="reset-password" element={<ResetPassword />} />
+        <Route path="verify-email" element={<EmailVerify />} />
+        <Route path="terms-and-conditions" element={<TermsAndConditions />} />
+        <Route path="otp/:userId" element={<RecaptchaOtpFlow />} />
+        <Route path="signup" element={<SignupView />} />
+      </Route>
+      <Route element={<RequireToken element={<Shell />} />}>
+        <Route path="registrations" element={<RegistrationsView />} />
+        {impressumEnabled(partner) && <Route path="impressum" element={<PortalImpressum />} />}
+        {privacyEnabled(partner) && <Route path="data-privacy-info" element={<DataPrivacyInfo />} />}
+      </Route>
+      <Route path="*" element={<Navigate to={PORTAL_PATHS.login} replace />} />
+    </Routes>
+  );
+}
+
+/** The authenticated group needs an access token (section 2). */
+function RequireToken({ element }: { element: ReactElement }) {
+  return storeGet("tokens") ? element : <Navigate to={PORTAL_PATHS.login} replace />;
+}
+
+/** Section 4's session restore: the toasts, the reload, and back to the login when it fails. */
+function SessionRestore() {
+  const { t } = useTranslation();
+  const toast = useToaster();
+  const navigate = useNavigate();
+  useEffect(() => {
+    onPortalSession({
+      expired: () => toast(t("session.expired")),
+      restored: () => {
+        window.setTimeout(() => toast(t("session.restored"), { success: true }), RESTORED_TOAST_MS);
+        window.setTimeout(() => browser.reload(), RELOAD_AFTER_MS);
+      },
+      failed: () => {
+        clearSession();
+        portalClear();
+        navigate(PORTAL_PATHS.login, { replace: true });
+      },
+    });
+  }, [t, toast, navigate]);
+  return null;
+}
+
+function Progress() {
+  const busy = useBusy();
+  return busy ? (
+    <LinearProgress aria-label="progress" data-testid="progress-bar" sx={{ position: "fixed", top: 0, left: 0, right: 0, zIndex: 2000, height: 3 }} />
+  ) : null;
+}
