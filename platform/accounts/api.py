@@ -13,6 +13,7 @@ from accounts import bot_check, services
 from accounts.models import User
 from accounts.passwords import password_errors
 from accounts.schemas import (
+    AccountCreatedOut,
     AccountCreateIn,
     CodeVerifyIn,
     DetailOut,
@@ -34,7 +35,7 @@ from accounts.schemas import (
     TokensOut,
     TokensWrappedOut,
 )
-from accounts.tokens import partner_auth
+from accounts.tokens import partner_auth, tokens_issue
 from config.errors import FieldError
 from config.i18n import request_language
 from tenants.middleware import request_partner
@@ -277,7 +278,9 @@ def signup_verify(request: HttpRequest, payload: LinkVerifyIn) -> Any:
 
 
 @router.post(
-    "/end_user_portal/create_account/", auth=partner_auth, response={201: DetailOut, 400: Any, 401: ErrorOut}
+    "/end_user_portal/create_account/",
+    auth=partner_auth,
+    response={201: AccountCreatedOut, 400: Any, 401: ErrorOut},
 )
 def account_create(request: HttpRequest, response: HttpResponse, payload: AccountCreateIn) -> Any:
     partner = _partner(request)
@@ -292,7 +295,9 @@ def account_create(request: HttpRequest, response: HttpResponse, payload: Accoun
     services.password_set(user=user, password=payload.password)
     # The e-mail was just proven: this browser is a known device.
     _device_cookie(response, partner, user)
-    return Status(201, {"detail": _text(request, "account_created")})
+    # Setting the password revoked every earlier refresh token: this session goes on with new ones.
+    tokens = tokens_issue(user=user, partner=partner)
+    return Status(201, {"detail": _text(request, "account_created"), "tokens": tokens})
 
 
 BOT_CHECK_MESSAGE = "Invalid recaptcha"

@@ -124,3 +124,8 @@ class AccountCreateIn(Schema):
     password_again: str | None = Field(default=None, max_length=200)
     subdomain: str = Field(max_length=63)
     recaptcha: str = Field(default="", max_length=2000)
+
+
+class AccountCreatedOut(Schema):
+    detail: str
+    tokens: TokensOut

@@ -99,6 +99,11 @@ def client_lock(*, partner: Partner, client: Client) -> Client:
         if client.locked_at is None:
             client.locked_at = timezone.now()
             client.save(update_fields=["locked_at", "updated_at"])
+            # The portal greets the owner by name: the first billing data gives it.
+            owner = client.owner
+            if not (owner.first_name or owner.last_name):
+                owner.first_name, owner.last_name = client.first_name[:150], client.last_name[:150]
+                owner.save(update_fields=["first_name", "last_name"])
     return client
 
 

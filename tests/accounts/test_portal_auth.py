@@ -472,6 +472,16 @@ def test_signup_of_a_flow_owner_end_to_end(client: Client, db: None) -> None:
         **bearer,
     )
     assert created.status_code == 201
+    # the flow's tokens were revoked with the new password; the answer carries this session's new ones
+    stale = client.post(
+        "/api/auth/user/token/refresh/",
+        {"refresh": body["token"]["refresh"]},
+        content_type="application/json",
+        HTTP_HOST="autohaus.localhost",
+    )
+    assert stale.status_code == 401
+    fresh = created.json()["tokens"]
+    bearer = {"HTTP_AUTHORIZATION": f"Bearer {fresh['access']}", "HTTP_HOST": "autohaus.localhost"}
     assert client.get(PROFILE, **bearer).status_code == 200
     # create_account proved the e-mail on this browser: the login needs no code
     assert (

@@ -253,6 +253,9 @@ def test_lock_creates_one_quota_application_per_year_once(
     ]
     assert StatusChange.objects.filter(status="qa_created").count() == 2
     assert Client.objects.get(pk=client_id).locked_at is not None
+    # The portal greets the owner with the billing name.
+    owner.refresh_from_db()
+    assert (owner.first_name, owner.last_name) == ("Erika", "Mustermann")
     # A later submit starts a new client; the locked one is not changed.
     assert resubmit.status_code == 201 and resubmit.json()["id"] != client_id
 

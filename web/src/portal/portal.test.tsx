@@ -439,7 +439,7 @@ describe("SignupView", () => {
       ...CHALLENGE,
       ...PROFILE,
       "POST /api/end_user_portal/verify_token/": () => ({ body: { email_address: "flow@example.de", token: TOKENS, is_unknown_user: true } }),
-      "POST /api/end_user_portal/create_account/": () => ({ status: 201, body: { detail: "ok" } }),
+      "POST /api/end_user_portal/create_account/": () => ({ status: 201, body: { detail: "ok", tokens: { access: "access-9", refresh: "refresh-9" } } }),
       [LIST]: () => page([]),
     });
     renderAt("/portal/auth/signup?key=k-1");
@@ -454,6 +454,7 @@ describe("SignupView", () => {
     const create = calls.find((call) => call.path === "/api/end_user_portal/create_account/") as Call;
     expect(create.headers.get("Authorization")).toBe("Bearer access-1");
     expect(create.body).toMatchObject({ password: "Neu_Passwort1!", subdomain: window.location.hostname.split(".")[0] });
+    expect(storeGet("tokens")).toEqual({ access: "access-9", refresh: "refresh-9" });
   });
 });
 

@@ -70,7 +70,8 @@ export async function signupVerify(key: string) {
 
 export async function accountCreate(payload: { password: string; password_again: string; subdomain: string }) {
   const recaptcha = await solveBotCheck();
-  return portalApi("end_user_portal/create_account/", { json: { ...payload, recaptcha } });
+  const answer = await portalApi("end_user_portal/create_account/", { json: { ...payload, recaptcha } });
+  return z.object({ tokens: tokensSchema }).parse(answer).tokens;
 }
 
 export const useAccountCreate = () => useMutation({ mutationFn: accountCreate });

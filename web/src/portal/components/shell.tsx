@@ -96,6 +96,7 @@ export function Shell() {
         variant={wide ? "permanent" : "temporary"}
         open={wide || open}
         onClose={() => setOpen(false)}
+        slotProps={{ paper: { "aria-label": t("shell.menu") } as object }}
         sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
       >
         <Toolbar />

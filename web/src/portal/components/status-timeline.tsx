@@ -20,7 +20,7 @@ export function StatusTimeline({ entries }: { entries: TimelineEntry[] }) {
             key={`${entry.status}-${index}`}
             data-position={entry.position}
             aria-current={current ? "step" : undefined}
-            sx={{ display: "flex", gap: 1.5, pb: 1.5, position: "relative", opacity: future ? 0.55 : 1 }}
+            sx={{ display: "flex", gap: 1.5, pb: 1.5, position: "relative", color: future ? "text.secondary" : "text.primary" }}
           >
             <Box
               aria-hidden
@@ -31,12 +31,12 @@ export function StatusTimeline({ entries }: { entries: TimelineEntry[] }) {
                 flex: "0 0 14px",
                 borderRadius: "50%",
                 border: 2,
-                borderColor: rejected && current ? "error.main" : "primary.main",
+                borderColor: rejected && current ? "error.main" : future ? "text.disabled" : "primary.main",
                 bgcolor: future ? "transparent" : rejected && current ? "error.main" : "primary.main",
               }}
             />
             <Box>
-              <Typography sx={{ fontWeight: current ? 700 : 400 }}>{entry.details.title}</Typography>
+              <Typography sx={{ fontWeight: current ? 700 : 400, fontStyle: future ? "italic" : "normal" }}>{entry.details.title}</Typography>
               {current &&
                 entry.details.subtitles.map((subtitle) => (
                   <Typography

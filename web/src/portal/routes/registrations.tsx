@@ -4,7 +4,7 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Pagination from "@mui/material/Pagination";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 
@@ -32,13 +32,15 @@ export function RegistrationsView() {
   const partner = usePartner();
   // Back from the terms or privacy page with the dialog open: its page, its card, its state.
   const [pending] = useState(() => portalGet<ResubmitState>("resubmit"));
+  const applied = useRef(false);
   const [page, setPage] = useState(pending?.pageNumber ?? 1);
   const list = useQuotaApplications(page);
   const resubmit = useResubmit();
   const [open, setOpen] = useState<Open | null>(null);
 
   useEffect(() => {
-    if (!pending || !list.data) return;
+    if (!pending || !list.data || applied.current) return;
+    applied.current = true;
     portalSet("resubmit", null);
     const item = list.data.results.find((entry) => entry.sequence === pending.sequence);
     const timer = window.setTimeout(() => {

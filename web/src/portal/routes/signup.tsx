@@ -87,7 +87,8 @@ function SignupForm({ verified }: { verified: Verified }) {
     create.mutate(
       { ...values, subdomain: subdomainOf(window.location.hostname) },
       {
-        onSuccess: () => {
+        onSuccess: (tokens) => {
+          storeSet("tokens", tokens);
           storeSet("authenticated", true);
           navigate(PORTAL_PATHS.registrations, { replace: true });
         },
