@@ -79,7 +79,7 @@ def test_production_backends_partner_prefixes_and_readiness(
     assert out["log_format"] == "json"
     # cache keys carry the partner: one key name, two values, one per schema
     assert out["alpha_greeting"] == "hello p_alpha"
-    keys = {key.decode() for key in redis.Redis.from_url(REDIS_URL).keys("*greeting")}
+    keys = set(redis.Redis.from_url(REDIS_URL, decode_responses=True).keys("*greeting"))
     assert keys == {"p_alpha::1:greeting", "p_beta::1:greeting"}
     # media in the bucket under each partner's prefix; the other partner's prefix refused,
     # in one process switching partners, so nothing was kept per process
