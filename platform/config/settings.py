@@ -6,6 +6,7 @@ BASE_DOMAIN, ...), never by code paths.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from datetime import timedelta
@@ -254,6 +255,9 @@ CONTENT_SECURITY_POLICY = os.environ.get(
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+if LOG_FORMAT == "json":
+    # Python warnings go through logging too, so they are JSON lines like everything else.
+    logging.captureWarnings(True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -317,6 +321,8 @@ HUEY = {
         # A worker is recycled after this many tasks (0: never); with worker type "process"
         # that returns its memory, which grows with the partners it served.
         "max_tasks": int(os.environ.get("HUEY_MAX_TASKS", "0")) or None,
+        # A recycled worker process is replaced at the consumer's next health check.
+        "health_check_interval": 2,
     },
 }
 if REDIS_URL:
