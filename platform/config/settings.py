@@ -6,6 +6,7 @@ BASE_DOMAIN, ...), never by code paths.
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from datetime import timedelta
@@ -77,8 +78,12 @@ TENANT_DOMAIN_MODEL = "tenants.Domain"
 TENANT_TEMPLATE_SCHEMA = "partner_template"
 
 MIDDLEWARE = [
+    # Probes first: any host, plain HTTP, no partner (see config.health).
+    "config.health.HealthMiddleware",
+    "config.logs.RequestLogMiddleware",
     "tenants.middleware.PartnerMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -124,6 +129,7 @@ def database_from_url(url: str) -> dict[str, object]:
         # touched; recycling keeps that memory in check with many partners.
         "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
         "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))},
         "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_thg")},
     }
 
@@ -177,8 +183,35 @@ WHITENOISE_ROOT = WEB_DIST if WEB_DIST.is_dir() else None
 WHITENOISE_AUTOREFRESH = DEBUG
 WHITENOISE_KEEP_ONLY_HASHED_FILES = False
 
+# Media (scans): an S3-compatible bucket when S3_BUCKET is set, else MEDIA_ROOT. Names carry
+# the partner's schema as prefix; the storage checks it per call (config.storage). Credentials
+# come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or the pod's role), read by boto3.
+S3_BUCKET = os.environ.get("S3_BUCKET", "")
+if S3_BUCKET:
+    from botocore.config import Config as BotoConfig
+
+    MEDIA_STORAGE: dict[str, object] = {
+        "BACKEND": "config.storage.PartnerS3Storage",
+        "OPTIONS": {
+            "bucket_name": S3_BUCKET,
+            "endpoint_url": os.environ.get("S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("S3_REGION") or None,
+            "location": os.environ.get("S3_LOCATION", "media"),
+            # Scans are personal data: private objects, reached only through signed URLs.
+            "default_acl": None,
+            "querystring_auth": True,
+            "querystring_expire": 300,
+            "file_overwrite": False,
+            "addressing_style": os.environ.get("S3_ADDRESSING_STYLE") or None,
+            "client_config": BotoConfig(
+                connect_timeout=3, read_timeout=20, retries={"max_attempts": 3, "mode": "standard"}
+            ),
+        },
+    }
+else:
+    MEDIA_STORAGE = {"BACKEND": "config.storage.PartnerFileSystemStorage"}
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": MEDIA_STORAGE,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
@@ -192,16 +225,68 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# No inline script anywhere: the built index.html loads one module file, Django's admin and the
+# API docs load theirs from /static/. The partner's tag manager (an https script the app
+# adds when the configuration has a GTM id) is the one outside script; a tag manager's own
+# "custom HTML" tags are inline and stay blocked. Styles are inserted at run time by
+# styled-components (MUI), hence 'unsafe-inline' for styles only. CONTENT_SECURITY_POLICY
+# replaces the whole policy; an empty value sends none.
+GTM = "https://www.googletagmanager.com"
+CONTENT_SECURITY_POLICY = os.environ.get(
+    "CONTENT_SECURITY_POLICY",
+    "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' {GTM}",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob: https:",
+            "media-src 'self' blob: https:",
+            "font-src 'self' data:",
+            f"connect-src 'self' {GTM} https://*.google-analytics.com https://*.analytics.google.com",
+            f"frame-src https://www.youtube-nocookie.com {GTM}",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    ),
+)
 
+# Logs: one JSON object per line with the partner on each (config.logs), or plain text for
+# a developer's terminal. No personal data: see config.logs.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+if LOG_FORMAT == "json":
+    # Python warnings go through logging too, so they are JSON lines like everything else.
+    logging.captureWarnings(True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"partner": {"()": "config.logs.PartnerFilter"}},
+    "formatters": {
+        "json": {"()": "config.logs.JsonFormatter"},
+        "text": {"format": "%(levelname)s %(name)s [%(partner)s] %(message)s"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if LOG_FORMAT == "json" else "text",
+            "filters": ["partner"],
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         # The embedded server's bookkeeping, not ours to read.
         "pgserver": {"level": "WARNING"},
+        # One line per request comes from config.logs.RequestLogMiddleware; in the default
+        # run gunicorn's access log shows the same.
+        "thg.request": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
+        # The huey consumer adds a handler of its own to a logger without one.
+        "huey": {
+            "handlers": ["console"],
+            "propagate": False,
+            "level": "INFO" if LOG_FORMAT == "json" else "WARNING",
+        },
     },
 }
 
@@ -230,7 +315,15 @@ HUEY_IMMEDIATE = env_bool("HUEY_IMMEDIATE", "pytest" in sys.modules)
 HUEY = {
     "name": "thg",
     "immediate": HUEY_IMMEDIATE,
-    "consumer": {"workers": int(os.environ.get("HUEY_WORKERS", "2")), "worker_type": "thread"},
+    "consumer": {
+        "workers": int(os.environ.get("HUEY_WORKERS", "2")),
+        "worker_type": os.environ.get("HUEY_WORKER_TYPE", "thread"),
+        # A worker is recycled after this many tasks (0: never); with worker type "process"
+        # that returns its memory, which grows with the partners it served.
+        "max_tasks": int(os.environ.get("HUEY_MAX_TASKS", "0")) or None,
+        # A recycled worker process is replaced at the consumer's next health check.
+        "health_check_interval": 2,
+    },
 }
 if REDIS_URL:
     HUEY.update({"huey_class": "huey.RedisHuey", "url": REDIS_URL})
@@ -251,6 +344,8 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")
+# The outbox backend prints each mail (recipient, code) for a developer; never in production logs.
+MAIL_QUIET = env_bool("MAIL_QUIET", not DEBUG)
 
 # Scan intake: the limits the web app reads from /api/system_constraints/.
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
@@ -259,6 +354,11 @@ SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+
+# `manage.py migrate_all`: partner schemas with pending migrations are migrated by this many
+# processes at once (django-tenants' multiprocessing executor).
+TENANT_MULTIPROCESSING_MAX_PROCESSES = int(os.environ.get("MIGRATE_PROCESSES", str(os.cpu_count() or 2)))
+TENANT_MULTIPROCESSING_CHUNKS = 4
 
 # pg_dump used to copy the partner template schema (default: the embedded server's own).
 PG_DUMP = os.environ.get("PG_DUMP", "")

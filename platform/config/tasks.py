@@ -4,11 +4,14 @@ runs inside that schema. Nothing reads "the current partner" from a global."""
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from django_tenants.utils import schema_context
 from huey.contrib.djhuey import db_task
+
+logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -21,8 +24,17 @@ def tenant_task(**task_options: Any) -> Callable[[Callable[..., R]], Any]:
         @functools.wraps(func)
         def run(schema_name: str, *args: Any, **kwargs: Any) -> R:
             with schema_context(schema_name):
-                return func(schema_name, *args, **kwargs)
+                try:
+                    return func(schema_name, *args, **kwargs)
+                except Exception:
+                    # Logged here, inside the schema, so the line names the partner; huey
+                    # logs the failure again and retries as configured.
+                    logger.exception("task failed", extra={"task": func.__name__})
+                    raise
 
-        return db_task(**task_options)(run)
+        wrapper = db_task(**task_options)(run)
+        # Tells the log filter (config.logs) that the first argument is the schema.
+        wrapper.task_class.tenant_task = True
+        return wrapper
 
     return decorate

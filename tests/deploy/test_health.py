@@ -1,0 +1,55 @@
+"""/healthz and /readyz: answered on any host, over plain HTTP, without a partner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+
+@pytest.mark.parametrize("host", ["10.244.1.17:8000", "autohaus.localhost", "nobody.localhost"])
+def test_healthz_answers_on_any_host(client: Client, host: str) -> None:
+    response = client.get("/healthz", HTTP_HOST=host)
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert response["Cache-Control"] == "no-store"
+
+
+@pytest.mark.django_db
+def test_readyz_checks_database_redis_and_storage(client: Client, settings: Any, tmp_path: Any) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+
+    response = client.get("/readyz", HTTP_HOST="10.244.1.17:8000")
+
+    assert response.status_code == 200, response.json()
+    assert set(response.json()["checks"]) == {"database", "redis", "storage"}
+    assert all(value.startswith("ok") for value in response.json()["checks"].values())
+    # The storage check wrote and removed its probe in the media root.
+    assert (tmp_path / "media").is_dir() and not list((tmp_path / "media").iterdir())
+
+
+@pytest.mark.django_db
+def test_readyz_is_503_when_a_dependency_is_down(client: Client, settings: Any, tmp_path: Any) -> None:
+    # given a media root that cannot be created (a file stands where its parent should be)
+    (tmp_path / "blocked").write_text("")
+    settings.MEDIA_ROOT = tmp_path / "blocked" / "media"
+
+    response = client.get("/readyz", HTTP_HOST="10.244.1.17:8000")
+
+    assert response.status_code == 503
+    assert response.json()["status"] == "unavailable"
+    assert response.json()["checks"]["storage"].startswith("error: ")
+    assert response.json()["checks"]["database"].startswith("ok")
+
+
+@pytest.mark.django_db
+def test_probes_are_not_redirected_to_https(client: Client, settings: Any) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+
+    probe = client.get("/healthz", HTTP_HOST="10.244.1.17:8000")
+    page = client.get("/api/configs/autohaus/", HTTP_HOST="autohaus.localhost")
+
+    assert probe.status_code == 200
+    assert page.status_code == 301 and page["Location"].startswith("https://")
