@@ -13,7 +13,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
-        serve lint typecheck test-web test-py clean
+        serve lint typecheck test-web test-py clean build-storybook
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -35,7 +35,7 @@ serve:
 		--workers 2 --threads 4 --access-logfile - --graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
-test: install build-web lint typecheck test-web test-py
+test: install build-web build-storybook lint typecheck test-web test-py
 
 install: system-deps python-deps node-deps tools
 
@@ -88,6 +88,13 @@ web/dist/index.html: node_modules/.installed $(WEB_SOURCES)
 	npm run --silent build:web
 	touch $@
 
+# Storybook for designers, rebuilt when a story, a screen or a partner fixture changed.
+STORYBOOK_SOURCES := $(shell find storybook -path storybook/public -prune -o -type f -print 2>/dev/null)
+build-storybook: storybook-static/index.html
+storybook-static/index.html: node_modules/.installed $(WEB_SOURCES) $(STORYBOOK_SOURCES)
+	npm run --silent build-storybook
+	touch $@
+
 collectstatic: python-deps
 	$(MANAGE) collectstatic --noinput -v 0
 
@@ -111,4 +118,4 @@ bench: install build-web
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
 clean:
-	rm -rf web/dist var/cache var/static build
+	rm -rf web/dist var/cache var/static build storybook-static storybook/public

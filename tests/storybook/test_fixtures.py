@@ -1,0 +1,25 @@
+"""Storybook's partner fixtures are the theme compiler's output, not hand-written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management import call_command
+
+FIXTURES = Path(__file__).resolve().parents[2] / "storybook" / "fixtures"
+
+
+def test_the_committed_fixtures_are_what_the_compiler_makes(tmp_path: Path) -> None:
+    call_command("export_partner_fixtures", out=str(tmp_path), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    written = sorted(path.name for path in tmp_path.iterdir())
+    assert written == ["deactivated.json", "standard.json", "utility.json", "wallbox.json"]
+    for name in written:
+        fresh = (tmp_path / name).read_text(encoding="utf-8")
+        assert fresh == (FIXTURES / name).read_text(encoding="utf-8"), (
+            f"{name} is stale: run `manage.py export_partner_fixtures`"
+        )
+
+
+def test_a_partner_is_exported_by_its_subdomain(tmp_path: Path, db: None) -> None:
+    call_command("export_partner_fixtures", "stadtwerk", out=str(tmp_path), stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert '"kind": "utility"' in (tmp_path / "partner-stadtwerk.json").read_text(encoding="utf-8")
