@@ -17,7 +17,12 @@ from tenants.models import Partner
 from tenants.selectors import partner_config
 from themes.compiler import theme_compile
 
-FIXTURE_NAMES = {"autohaus": "standard", "stadtwerk": "utility", "wallbox": "wallbox", "inaktiv": "deactivated"}
+FIXTURE_NAMES = {
+    "autohaus": "standard",
+    "stadtwerk": "utility",
+    "wallbox": "wallbox",
+    "inaktiv": "deactivated",
+}
 
 
 def demo_fixture(demo: dict[str, Any]) -> dict[str, Any]:
