@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import factory
+from django.db import connection
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
@@ -28,8 +29,11 @@ class RegistrationFactory(DjangoModelFactory[BevRegistration]):
 
     owner = factory.SubFactory(UserFactory)
     sequence = factory.Sequence(lambda n: 500_000 + n)
-    zlb_scan = factory.LazyAttribute(lambda r: f"test/scans/{r.sequence}.jpg")
-    resized_image = factory.LazyAttribute(lambda r: f"test/scans/{r.sequence}-resized.jpg")
+    # Stored under the partner's prefix, as the scan intake does.
+    zlb_scan = factory.LazyAttribute(lambda r: f"{connection.schema_name}/scans/test-{r.sequence}.jpg")
+    resized_image = factory.LazyAttribute(
+        lambda r: f"{connection.schema_name}/scans/test-{r.sequence}-resized.jpg"
+    )
     original_content_type = "image/jpeg"
     width = 2000
     height = 1400
