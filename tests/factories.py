@@ -13,6 +13,10 @@ from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import BevRegistration
 
 
+def _schema() -> str:
+    return str(getattr(connection, "schema_name", "public"))
+
+
 class UserFactory(DjangoModelFactory[User]):
     class Meta:
         model = User
