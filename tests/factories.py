@@ -34,10 +34,8 @@ class RegistrationFactory(DjangoModelFactory[BevRegistration]):
     owner = factory.SubFactory(UserFactory)
     sequence = factory.Sequence(lambda n: 500_000 + n)
     # Stored under the partner's prefix, as the scan intake does.
-    zlb_scan = factory.LazyAttribute(lambda r: f"{connection.schema_name}/scans/test-{r.sequence}.jpg")
-    resized_image = factory.LazyAttribute(
-        lambda r: f"{connection.schema_name}/scans/test-{r.sequence}-resized.jpg"
-    )
+    zlb_scan = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}.jpg")
+    resized_image = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}-resized.jpg")
     original_content_type = "image/jpeg"
     width = 2000
     height = 1400
