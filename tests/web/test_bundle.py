@@ -61,3 +61,19 @@ def test_every_flow_screen_after_the_first_is_its_own_chunk() -> None:
     sizes = route_sizes()
     for route in ("terms", "login", "code-validation", "image-upload", "validation", "billing", "finish"):
         assert route in sizes, f"{route} is bundled into the entry chunk"
+
+
+def test_the_portal_is_loaded_only_on_portal_routes() -> None:
+    manifest = _manifest()
+    entry_key = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    entry = _closure(manifest, entry_key, set())
+    portal_key = next(key for key in manifest[entry_key].get("dynamicImports", []) if "portal-app" in key)
+    portal_files = _closure(manifest, portal_key, set()) - entry
+    assert portal_files, "the portal has no chunk of its own"
+    # A string only the portal's code holds: in its chunks, never in the flow's first screen.
+    marker = "thg.portal.language"
+    assert not any(marker in (DIST / name).read_text(encoding="utf-8") for name in entry)
+    assert any(marker in (DIST / name).read_text(encoding="utf-8") for name in portal_files)
+    portal_own = _gzipped(portal_files)
+    print(f"\nportal code on top of the entry: {portal_own / 1024:.1f} KB gzipped")
+    assert portal_own > 50 * 1024
