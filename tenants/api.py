@@ -1,11 +1,17 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from ninja import Router
+import time
+from typing import Any, Literal
 
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from ninja import Field, Router, Schema, Status
+
+from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.directory import directory
 from tenants.middleware import PARTNER_NOT_FOUND, request_partner
 from tenants.selectors import partner_config_payload
+from themes.compiler import theme_compile
 
 router = Router(tags=["partners"])
 
@@ -31,3 +37,39 @@ def config_detail(request: HttpRequest, subdomain: str) -> HttpResponse:
     if etag in request.META.get("HTTP_IF_NONE_MATCH", ""):
         return HttpResponse(status=304, headers=headers)
     return HttpResponse(body, content_type="application/json", headers=headers)
+
+
+class ConfigPreviewIn(Schema):
+    kind: Literal["standard", "utility", "wallbox"] = "standard"
+    name: str = Field(default="Neuer Partner", max_length=200)
+    config: dict[str, Any]
+
+
+PREVIEWS_PER_MINUTE = 60
+
+
+@router.post(
+    "/config_previews/",
+    auth=None,
+    summary="Compile a configuration that is not a partner yet (Storybook's designer preview)",
+    response={200: dict, 400: dict, 429: dict},
+)
+def config_preview(request: HttpRequest, payload: ConfigPreviewIn) -> Any:
+    """A pure compile of the given configuration: what the config call would answer, or the
+    configuration schema's messages per field. Nothing is stored or read."""
+    key = f"config-preview:{request.META.get('REMOTE_ADDR', '')}:{int(time.time() // 60)}"
+    cache.add(key, 0, timeout=120)
+    if cache.incr(key) > PREVIEWS_PER_MINUTE:
+        return Status(429, {"detail": "Too many previews; try again in a minute."})
+    try:
+        config = config_normalise(payload.config)
+    except ConfigErrors as exc:
+        return Status(400, {"errors": exc.errors})
+    return {
+        **config,
+        "frontend_active": True,
+        "subdomain": "preview",
+        "name": payload.name,
+        "kind": payload.kind,
+        "theme": theme_compile(config, payload.kind),
+    }

@@ -105,3 +105,28 @@ def test_the_openapi_schema_lists_the_config_call(client: Client) -> None:
     docs = client.get("/api/docs", HTTP_HOST="autohaus.localhost")
     assert docs.status_code == 200
     assert b"cdn.jsdelivr" not in docs.content
+
+
+def test_a_configuration_that_is_no_partner_yet_is_compiled_for_a_preview(client: Client) -> None:
+    body = {"kind": "wallbox", "name": "Solar GmbH", "config": {"colors": {"button": "#aa0000"}}}
+    response = client.post(
+        "/api/config_previews/", body, content_type="application/json", HTTP_HOST="localhost"
+    )
+
+    assert response.status_code == 200
+    preview = response.json()
+    assert preview["kind"] == "wallbox" and preview["name"] == "Solar GmbH"
+    assert preview["theme"]["tokens"]["button"] == "#aa0000"
+    assert preview["theme"]["flags"]["isWallbox"] is True
+
+
+def test_a_preview_of_an_invalid_configuration_lists_the_schema_messages(client: Client) -> None:
+    body = {"config": {"colors": {"button": "red"}, "font_family": "Comic Sans", "typo": 1}}
+    response = client.post(
+        "/api/config_previews/", body, content_type="application/json", HTTP_HOST="localhost"
+    )
+
+    assert response.status_code == 400
+    errors = response.json()["errors"]
+    assert errors["colors.button"] == ["Enter a colour as #rgb, #rrggbb or #rrggbbaa."]
+    assert "font_family" in errors and "typo" in errors

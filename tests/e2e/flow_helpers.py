@@ -150,9 +150,11 @@ def fill_person(page: Page, *, gender: str | None = "Frau") -> None:
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 
-def axe_check(page: Page, screen: str) -> None:
-    """No serious or critical accessibility violation on the screen as it is now."""
-    page.wait_for_load_state("networkidle")
+def axe_check(page: Page, screen: str, *, settle: bool = True) -> None:
+    """No serious or critical accessibility violation on the screen as it is now (after the
+    network is idle, unless the screen waits for an answer on purpose: settle=False)."""
+    if settle:
+        page.wait_for_load_state("networkidle")
     if not page.evaluate("() => Boolean(window.axe)"):
         # Evaluated through the DevTools protocol: the site's CSP forbids inline scripts,
         # which is what a script tag with this content would be.

@@ -152,7 +152,9 @@ def test_from_the_flow_into_the_portal_and_through_it(
     )
     desktop.reload()
     expect(desktop.get_by_text(re.compile("Ihre aktuelle Sitzung ist abgelaufen"))).to_be_visible()
-    expect(desktop.get_by_text("Ihre Sitzung wurde wiederhergestellt")).to_be_visible(timeout=6_000)
+    # 'restored' about 2 s after the refresh, then the page reloads (about 2.5 s after it)
+    with desktop.expect_event("load", timeout=10_000):
+        expect(desktop.get_by_text("Ihre Sitzung wurde wiederhergestellt")).to_be_visible(timeout=6_000)
     expect(desktop).to_have_url(re.compile(r"/portal/registrations$"))
     expect(desktop.get_by_test_id("registration-card")).to_have_count(2, timeout=10_000)
 

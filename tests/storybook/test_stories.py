@@ -103,7 +103,8 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         page.wait_for_timeout(300)  # transitions settle before the picture
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{story['id']}.png"), full_page=True)
-        axe_check(page, str(story["id"]))
+        # A loading story keeps its request open: no waiting for the network to go idle.
+        axe_check(page, str(story["id"]), settle=False)
         assert errors == [], errors
     finally:
         context.close()
