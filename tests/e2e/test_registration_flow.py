@@ -265,7 +265,9 @@ def test_the_other_screens_are_accessible(
 
 
 def _tab_to(page: Page, test_id: str, limit: int = 40) -> None:
-    """Tab forward until the element with the test id (or its input) has the focus."""
+    """Tab forward until the element with the test id (or its input) has the focus (once the
+    screen that holds it is there: a screen's chunk may still be loading)."""
+    page.get_by_test_id(test_id).first.wait_for()
     for _ in range(limit):
         page.keyboard.press("Tab")
         focused = page.evaluate(

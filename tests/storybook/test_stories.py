@@ -8,6 +8,8 @@ import functools
 import http.server
 import json
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,11 +49,44 @@ def _stories() -> list[dict[str, object]]:
 STORIES = _stories()
 
 
+class StorybookHandler(http.server.SimpleHTTPRequestHandler):
+    """The built Storybook, with /api/ passed on to the test server, as `npm run storybook`
+    passes it to `make run` (the designer preview compiles there)."""
+
+    api_port = 0
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+        if not self.path.startswith("/api/"):
+            self.send_error(405)
+            return
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.api_port}{self.path}",
+            data=body,
+            method="POST",
+            headers={"Content-Type": self.headers.get("Content-Type", ""), "Host": "localhost"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:  # noqa: S310 - our own test server
+                status, payload = answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            status, payload = error.code, error.read()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
 @pytest.fixture(scope="module")
-def storybook_url() -> Iterator[str]:
+def storybook_url(live_server_port: int) -> Iterator[str]:
     if not STATIC.exists():
         pytest.fail("Storybook is not built: run `npm run build-storybook` (make test does)")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(STATIC))
+    StorybookHandler.api_port = live_server_port
+    handler = functools.partial(StorybookHandler, directory=str(STATIC))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -108,3 +143,27 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         assert errors == [], errors
     finally:
         context.close()
+
+
+def test_the_designer_preview_compiles_a_new_partner_and_shows_its_errors(storybook_url: str, chromium: Browser) -> None:
+    context = chromium.new_context(viewport=DESKTOP, locale="de-DE")
+    page = context.new_page()
+    page.goto(f"{storybook_url}/iframe.html?id=designer-preview--any-configuration&viewMode=story")
+    screen = page.get_by_test_id("preview-screen")
+    # the starter configuration (the standard demo's) compiles and shows its screen
+    screen.get_by_test_id("partner-logo").wait_for(timeout=20_000)
+    page.get_by_label("Bildschirm").click()
+    page.get_by_role("option", name="/terms", exact=True).click()
+    editor = page.get_by_label("Konfiguration (JSON)")
+    editor.fill('{"colors": {"button": "rot"}, "font_family": "Comic Sans"}')
+    page.get_by_test_id("preview-compile").click()
+    errors = page.get_by_test_id("preview-errors")
+    errors.wait_for()
+    assert "colors.button" in errors.inner_text() and "font_family" in errors.inner_text()
+    editor.fill('{"colors": {"button": "#aa0000"}, "page_title": "Solar GmbH"}')
+    page.get_by_test_id("preview-compile").click()
+    button = screen.get_by_test_id("terms-submit")
+    button.wait_for()
+    assert button.evaluate("(node) => getComputedStyle(node).backgroundColor") == "rgb(170, 0, 0)"
+    context.close()
+

@@ -129,3 +129,10 @@ export function scanError(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | 
     ),
   ];
 }
+
+export const verifyingForever = [
+  http.post("/api/auth/registration/email/verify/", async () => {
+    await delay("infinite");
+    return HttpResponse.json({});
+  }),
+];

@@ -7,7 +7,7 @@ import { expect, userEvent, within } from "storybook/test";
 
 import { EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
-import { scanError, systemConstraints, TOKENS, wrongCode } from "@/stories/handlers";
+import { scanError, systemConstraints, TOKENS, verifyingForever, wrongCode } from "@/stories/handlers";
 
 const CHECKLIST = { ...EMPTY_CHECKLIST, currentYear: true, terms: true };
 const LOGGED_IN = { tokens: TOKENS, authenticated: true, checklist: CHECKLIST, email: "erika@example.de" };
@@ -91,6 +91,41 @@ export const ScanWrongType: Story = { ...scanErrorStory("IMGC004"), tags: ["desk
 export const Validation: Story = { args: { route: "/validation/42", store: { ...LOGGED_IN, imageSuccess: true, bevRegistrationId: 42, quoteId: 100001 } } };
 export const ValidationB2B: Story = { args: { route: "/b2b/validation", store: { ...LOGGED_IN, imageSuccess: true, bevRegistrationId: 42 } }, globals: desktop, tags: ["desktop"] };
 export const Billing: Story = { args: { route: "/billing", store: { ...LOGGED_IN, bevRegistrationCompleted: true, bevRegistrationId: 42 } } };
+const BILLED = { ...LOGGED_IN, bevRegistrationCompleted: true, bevRegistrationId: 42 };
+const DRAFT = {
+  gender: "woman",
+  first_name: "Erika",
+  last_name: "Mustermann",
+  street_name: "Hauptstraße",
+  street_number: "12a",
+  postal_code: "10115",
+  city: "Berlin",
+  vehicle_owner_type: "private",
+  account_name: "Erika Mustermann",
+  account_iban: "DE89370400440532013000",
+};
+export const BillingErrors: Story = {
+  name: "Billing: every field's message",
+  args: { route: "/billing", store: BILLED },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId("billing-review"));
+    await expect(await canvas.findByTestId("error-first_name")).toBeVisible();
+  },
+};
+export const BillingSummary: Story = {
+  name: "Billing: summary mode",
+  args: { route: "/billing", store: { ...BILLED, billingDraft: DRAFT } },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await userEvent.click(await canvas.findByTestId("billing-review"));
+    await expect(await canvas.findByTestId("billing-summary")).toBeVisible();
+  },
+};
+export const VerifyEmail: Story = { name: "VerifyEmail: checking the link", args: { route: "/verify-email?key=k&campaign=herbst" }, parameters: { msw: verifyingForever } };
+export const ConfirmB2B: Story = { args: { route: "/b2b/confirm?email=erika%40example.de", store: { email: "erika@example.de" } }, globals: desktop, tags: ["desktop"] };
+export const CodeValidationB2B: Story = { args: { route: "/b2b/codevalidation?email=erika%40example.de" }, globals: desktop, tags: ["desktop"] };
+export const FinishB2B: Story = { args: { route: "/b2b/finish", store: { ...LOGGED_IN, bevRegistrationCompleted: true, billingSuccess: true, quoteId: 100001 } }, globals: desktop, tags: ["desktop"] };
 export const Finish: Story = { args: { route: "/finish", store: { ...LOGGED_IN, bevRegistrationCompleted: true, billingSuccess: true, quoteId: 100001 } } };
 export const FinishCountdown: Story = {
   name: "Finish: wallbox countdown",
