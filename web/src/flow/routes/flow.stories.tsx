@@ -88,6 +88,21 @@ export const ScanTooSmall: Story = { ...scanErrorStory("IMGC001"), tags: ["deskt
 export const ScanNotADocument: Story = { ...scanErrorStory("IMGC002"), tags: ["desktop"] };
 export const ScanNotClassifiable: Story = { ...scanErrorStory("IMGC003"), tags: ["desktop"] };
 export const ScanWrongType: Story = { ...scanErrorStory("IMGC004"), tags: ["desktop"] };
+export const ScanTooLarge: Story = {
+  name: "ImageUploadWrapper: IMGC005 (over 10 MB)",
+  args: { route: "/upload", store: LOGGED_IN },
+  parameters: { msw: systemConstraints },
+  globals: desktop,
+  tags: ["desktop"],
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await canvas.findByTestId("upload-dropzone");
+    const input = canvasElement.querySelector<HTMLInputElement>("[data-testid=upload-input]");
+    if (!input) throw new Error("the desktop upload view is missing");
+    await userEvent.upload(input, new File([new Uint8Array(11 * 1024 * 1024)], "gross.jpg", { type: "image/jpeg" }));
+    await expect(await canvas.findByTestId("scan-error")).toHaveTextContent("größer als 10 MB");
+  },
+};
 export const Validation: Story = { args: { route: "/validation/42", store: { ...LOGGED_IN, imageSuccess: true, bevRegistrationId: 42, quoteId: 100001 } } };
 export const ValidationB2B: Story = { args: { route: "/b2b/validation", store: { ...LOGGED_IN, imageSuccess: true, bevRegistrationId: 42 } }, globals: desktop, tags: ["desktop"] };
 export const Billing: Story = { args: { route: "/billing", store: { ...LOGGED_IN, bevRegistrationCompleted: true, bevRegistrationId: 42 } } };
