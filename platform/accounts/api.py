@@ -62,6 +62,16 @@ def _check_partner_field(partner: Partner, payload: LoginSendIn) -> None:
         raise FieldError("partner", PARTNER_MISMATCH)
 
 
+def _check_link_request(partner: Partner, partner_field: str, verify_email_url: str) -> None:
+    """A mailed link is for this partner and points at this partner's own site."""
+    if partner_field.strip().lower() != partner.subdomain:
+        raise FieldError("partner", PARTNER_MISMATCH)
+    try:
+        services.verify_url_build(partner=partner, verify_email_url=verify_email_url, key="probe")
+    except ValueError as exc:
+        raise FieldError("verify_email_url", str(exc)) from None
+
+
 @router.post("/auth/registration/otp/", auth=None, response={200: SentOut, 400: Any, 429: ErrorOut})
 def registration_otp_send(request: HttpRequest, payload: LoginSendIn) -> SentOut:
     partner = _partner(request)
@@ -79,11 +89,7 @@ def registration_otp_verify(request: HttpRequest, payload: CodeVerifyIn) -> dict
 @router.post("/auth/registration/email/", auth=None, response={200: SentOut, 400: Any, 429: ErrorOut})
 def registration_link_send(request: HttpRequest, payload: LoginSendIn) -> SentOut:
     partner = _partner(request)
-    _check_partner_field(partner, payload)
-    try:
-        services.verify_url_build(partner=partner, verify_email_url=payload.verify_email_url, key="probe")
-    except ValueError as exc:
-        raise FieldError("verify_email_url", str(exc)) from None
+    _check_link_request(partner, payload.partner, payload.verify_email_url)
     services.login_link_send(
         partner=partner,
         email=payload.email,
@@ -256,12 +262,7 @@ def password_reset_complete(request: HttpRequest, payload: ResetCompleteIn) -> A
 )
 def signup_link_send(request: HttpRequest, payload: SignupSendIn) -> Any:
     partner = _partner(request)
-    if payload.partner.strip().lower() != partner.subdomain:
-        raise FieldError("partner", PARTNER_MISMATCH)
-    try:
-        services.verify_url_build(partner=partner, verify_email_url=payload.verify_email_url, key="probe")
-    except ValueError as exc:
-        raise FieldError("verify_email_url", str(exc)) from None
+    _check_link_request(partner, payload.partner, payload.verify_email_url)
     services.signup_link_send(
         partner=partner,
         email=payload.email,

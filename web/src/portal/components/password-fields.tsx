@@ -6,7 +6,15 @@ import Tooltip from "@mui/material/Tooltip";
 import type { FieldErrors, UseFormRegister } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 
+import type { ApiError } from "@/shared/lib/http";
+
 type Values = { password: string; password_again: string };
+
+/** The server's messages for the two fields (section 8), or null when it named neither. */
+export function passwordFieldErrors(error: ApiError): Partial<Record<keyof Values, string>> | null {
+  const fields = { password: error.fieldMessage("password"), password_again: error.fieldMessage("password_again") };
+  return fields.password || fields.password_again ? fields : null;
+}
 
 /** New password and its retype, with the pattern in a tooltip (section 5). */
 export function PasswordFields({ register, errors, serverErrors }: { register: UseFormRegister<Values>; errors: FieldErrors<Values>; serverErrors: Partial<Record<keyof Values, string>> }) {

@@ -41,7 +41,7 @@ export function EmailVerify() {
       {
         onSuccess: () => setSent(true),
         onError: (error) => {
-          const detail = error instanceof ApiError ? (error.body as { detail?: string } | null)?.detail : undefined;
+          const detail = error instanceof ApiError ? error.detail : undefined;
           setFailure(error instanceof ApiError && error.errorCode === "EMAIL002" ? t("verify.unknown") : (detail ?? t("verify.failed")));
         },
       },

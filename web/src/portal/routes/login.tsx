@@ -71,7 +71,7 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
       },
       onError: (failure) => {
         if (failure instanceof ApiError && failure.status === 429) setError(t("login.throttled", { seconds: failure.retryAfter ?? 60 }));
-        else if (failure instanceof ApiError && (failure.body as { detail?: string } | null)?.detail === "Invalid recaptcha") setError(t("login.invalidCaptcha"));
+        else if (failure instanceof ApiError && failure.detail === "Invalid recaptcha") setError(t("login.invalidCaptcha"));
         else setError(t("login.badCredentials"));
       },
     });
@@ -139,7 +139,7 @@ function ResetPanel({ onBack }: { onBack: () => void }) {
           setUnknown(true);
           setMessage({ ok: false, text: t("login.emailNotRegistered") });
         } else {
-          const detail = failure instanceof ApiError ? (failure.body as { detail?: string } | null)?.detail : undefined;
+          const detail = failure instanceof ApiError ? failure.detail : undefined;
           setMessage({ ok: false, text: detail ?? t("generic.error") });
         }
       },

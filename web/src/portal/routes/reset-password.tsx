@@ -15,7 +15,7 @@ import { ApiError } from "@/shared/lib/http";
 import { clearSession } from "@/shared/lib/session-store";
 
 import { resetVerify, useResetComplete } from "../api/auth";
-import { PasswordFields } from "../components/password-fields";
+import { passwordFieldErrors, PasswordFields } from "../components/password-fields";
 import { passwordSchema } from "../forms/schemas";
 import { portalClear } from "../lib/portal-store";
 import { PORTAL_PATHS } from "../paths";
@@ -57,12 +57,10 @@ export function ResetPassword() {
       {
         onSuccess: () => setDone(true),
         onError: (error) => {
-          const body = error instanceof ApiError ? (error.body as Record<string, unknown> | null) : null;
-          if (error instanceof ApiError && error.status === 400 && Array.isArray(body?.recaptcha)) setFailure(t("login.invalidCaptcha"));
-          else if (error instanceof ApiError && error.status === 400 && (body?.password || body?.password_again)) {
-            const first = (value: unknown) => (Array.isArray(value) ? String(value[0]) : undefined);
-            setServerErrors({ password: first(body.password), password_again: first(body.password_again) });
-          } else if (error instanceof ApiError && error.errorCode === "RESET001") setFailure(t("reset.invalidLink"));
+          const fields = error instanceof ApiError && error.status === 400 ? passwordFieldErrors(error) : null;
+          if (error instanceof ApiError && error.status === 400 && error.fieldMessage("recaptcha")) setFailure(t("login.invalidCaptcha"));
+          else if (fields) setServerErrors(fields);
+          else if (error instanceof ApiError && error.errorCode === "RESET001") setFailure(t("reset.invalidLink"));
           else setFailure(t("reset.somethingWrong"));
         },
       },

@@ -19,7 +19,7 @@ import { ApiError } from "@/shared/lib/http";
 import { storeGet, storeSet } from "@/shared/lib/session-store";
 
 import { signupVerify, useAccountCreate } from "../api/auth";
-import { PasswordFields } from "../components/password-fields";
+import { passwordFieldErrors, PasswordFields } from "../components/password-fields";
 import { passwordSchema } from "../forms/schemas";
 import { portalGet, portalSet } from "../lib/portal-store";
 import { PORTAL_PATHS } from "../paths";
@@ -93,11 +93,10 @@ function SignupForm({ verified }: { verified: Verified }) {
           navigate(PORTAL_PATHS.registrations, { replace: true });
         },
         onError: (error) => {
-          const body = error instanceof ApiError ? (error.body as Record<string, unknown> | null) : null;
-          const first = (value: unknown) => (Array.isArray(value) ? String(value[0]) : undefined);
-          if (body?.password || body?.password_again) setServerErrors({ password: first(body.password), password_again: first(body.password_again) });
-          else if (Array.isArray(body?.recaptcha)) setFailure(t("login.invalidCaptcha"));
-          else setFailure(typeof body?.detail === "string" ? body.detail : t("generic.error"));
+          const fields = error instanceof ApiError ? passwordFieldErrors(error) : null;
+          if (fields) setServerErrors(fields);
+          else if (error instanceof ApiError && error.fieldMessage("recaptcha")) setFailure(t("login.invalidCaptcha"));
+          else setFailure((error instanceof ApiError ? error.detail : undefined) ?? t("generic.error"));
         },
       },
     );

@@ -29,6 +29,18 @@ export class ApiError extends Error {
     return null;
   }
 
+  /** The first message of a {field: [message]} answer. */
+  fieldMessage(field: string): string | undefined {
+    const value = (this.body as Record<string, unknown> | null)?.[field];
+    return Array.isArray(value) ? String(value[0]) : undefined;
+  }
+
+  /** The `detail` of a {"detail": ...} answer. */
+  get detail(): string | undefined {
+    const detail = (this.body as { detail?: unknown } | null)?.detail;
+    return typeof detail === "string" ? detail : undefined;
+  }
+
   get errorCode(): string | null {
     const code = (this.body as { error_code?: unknown } | null)?.error_code;
     return typeof code === "string" ? code : null;
