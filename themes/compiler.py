@@ -18,7 +18,7 @@ from themes.texts import texts_for
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "4"
+COMPILER_VERSION = "5"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",
@@ -65,39 +65,76 @@ def _palette(config: PartnerConfig) -> dict[str, Any]:
     }
 
 
+# The weights every partner font is loaded in (web/src/theme/fonts.ts): a weight the page
+# has no face for would be synthesised by the browser (smeared bold) or fall back to 400.
+FONT_WEIGHTS = (400, 700)
+
+
 def _typography(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
+    """Every variant the screens use, sized for a phone first: the page title (h1) is the
+    largest text on a screen; section headings (h3, legends, the billing summary) sit
+    between it and the body. MUI's defaults (h3 at 3rem, h4 at 2.125rem) never show."""
     family = f'"{config.font_family}", "Helvetica Neue", Arial, sans-serif'
-    title: dict[str, Any] = {"fontWeight": 700, "textAlign": config.item_alignment}
+    bold, regular = FONT_WEIGHTS[1], FONT_WEIGHTS[0]
+    title: dict[str, Any] = {"fontWeight": bold, "textAlign": config.item_alignment}
+    heading: dict[str, Any] = {"fontWeight": bold}
     if kind == "utility":
         title = {**title, "textTransform": "uppercase", "letterSpacing": "0.04em"}
     return {
         "fontFamily": family,
+        "fontWeightLight": regular,
+        "fontWeightRegular": regular,
+        "fontWeightMedium": bold,
+        "fontWeightBold": bold,
         "h1": {**title, "fontSize": "1.75rem", "lineHeight": 1.25},
         "h2": {**title, "fontSize": "1.375rem", "lineHeight": 1.3},
-        "body1": {"fontSize": "1rem", "lineHeight": 1.5},
-        "button": {"textTransform": "none", "fontWeight": 600},
+        "h3": {**heading, "fontSize": "1.125rem", "lineHeight": 1.35},
+        "h4": {**heading, "fontSize": "1.0625rem", "lineHeight": 1.4},
+        "h5": {**heading, "fontSize": "1rem", "lineHeight": 1.4},
+        "h6": {**heading, "fontSize": "0.9375rem", "lineHeight": 1.4},
+        "subtitle1": {"fontWeight": bold, "fontSize": "1rem", "lineHeight": 1.5},
+        "subtitle2": {"fontWeight": bold, "fontSize": "0.875rem", "lineHeight": 1.45},
+        "body1": {"fontWeight": regular, "fontSize": "1rem", "lineHeight": 1.5},
+        "body2": {"fontWeight": regular, "fontSize": "0.875rem", "lineHeight": 1.45},
+        "caption": {"fontWeight": regular, "fontSize": "0.75rem", "lineHeight": 1.4},
+        "overline": {
+            "fontWeight": bold,
+            "fontSize": "0.75rem",
+            "lineHeight": 1.6,
+            "letterSpacing": "0.08em",
+            "textTransform": "uppercase",
+        },
+        "button": {"textTransform": "none", "fontWeight": bold, "fontSize": "1rem", "lineHeight": 1.5},
     }
 
 
 def _components(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
     colors = config.colors
+    radius = {"standard": 24, "utility": 4, "wallbox": 0}[kind]
+    field_radius = {"standard": 8, "utility": 4, "wallbox": 0}[kind]
     components: dict[str, Any] = {
         "MuiButton": {
             "defaultProps": {"disableElevation": True},
             "styleOverrides": {
-                "root": {"borderRadius": 24, "paddingLeft": 24, "paddingRight": 24, "minHeight": 44},
+                "root": {"borderRadius": radius, "paddingLeft": 24, "paddingRight": 24, "minHeight": 44},
                 "containedPrimary": {"backgroundColor": colors.button, "color": colors.button_text},
             },
         },
+        # Inputs and selects: 16 px text so a phone does not zoom into the field on focus.
+        "MuiInputBase": {"styleOverrides": {"input": {"fontSize": "1rem"}}},
         "MuiOutlinedInput": {
-            "styleOverrides": {"notchedOutline": {"borderColor": colors.input_border}},
+            "styleOverrides": {
+                "root": {"borderRadius": field_radius},
+                "notchedOutline": {"borderColor": colors.input_border},
+            },
         },
+        "MuiInputLabel": {"styleOverrides": {"root": {"fontSize": "1rem"}}},
+        "MuiFormHelperText": {"styleOverrides": {"root": {"fontSize": "0.8125rem", "marginLeft": 0}}},
         "MuiCheckbox": {"styleOverrides": {"root": {"color": colors.input_border}}},
+        "MuiDialog": {"styleOverrides": {"paper": {"borderRadius": field_radius, "margin": 16}}},
+        "MuiDialogTitle": {"styleOverrides": {"root": {"fontSize": "1.125rem", "fontWeight": 700}}},
+        "MuiAlert": {"styleOverrides": {"root": {"fontSize": "0.9375rem", "borderRadius": field_radius}}},
     }
-    if kind == "utility":
-        components["MuiButton"]["styleOverrides"]["root"]["borderRadius"] = 4
-    if kind == "wallbox":
-        components["MuiButton"]["styleOverrides"]["root"]["borderRadius"] = 0
     return components
 
 

@@ -6,7 +6,8 @@ import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.contrib.postgres.expressions import ArraySubquery
+from django.db.models import OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -34,8 +35,16 @@ def quota_application_list(
         applications = applications.filter(status=status)
     count = applications.count()
     start = (page - 1) * page_size
-    rows = list(
-        applications.select_related("registration", "client")
+    # The years this vehicle (the same registration, or another upload with the same VIN)
+    # already has an application for, in the page's own query: the resubmit dialog offers
+    # only the others.
+    same_vehicle = QuotaApplication.objects.filter(
+        Q(registration=OuterRef("registration"))
+        | (Q(registration__vin=OuterRef("registration__vin")) & ~Q(registration__vin=""))
+    ).values("legislation_year")
+    rows: list[QuotaApplication] = list(
+        applications.annotate(vehicle_years=ArraySubquery(same_vehicle))
+        .select_related("registration", "client")
         .prefetch_related(
             Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk"))
         )
@@ -139,6 +148,12 @@ def _client(client: Client) -> dict[str, Any]:
     }
 
 
+def _vehicle_years(application: QuotaApplication) -> set[int]:
+    """Years taken by this vehicle: annotated by quota_application_list, else this one's."""
+    annotated = getattr(application, "vehicle_years", None)
+    return {application.legislation_year, *(annotated or ())}
+
+
 def quota_application_item(
     application: QuotaApplication,
     *,
@@ -177,7 +192,7 @@ def quota_application_item(
         "next_year_client_fee_year": next_year,
         "next_year_client_fee_for_m1": _money(next_fee_m1.client_fee) if next_fee_m1 else None,
         "allowed_resubmit_years": [
-            year for year in allowed_registration_years(config) if year != application.legislation_year
+            year for year in allowed_registration_years(config) if year not in _vehicle_years(application)
         ],
         "registration": {
             "id": registration.pk,

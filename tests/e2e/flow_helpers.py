@@ -165,3 +165,41 @@ def axe_check(page: Page, screen: str, *, settle: bool = True) -> None:
             .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"""
     )
     assert violations == [], f"{screen}: {violations}"
+    layout_check(page, screen)
+
+
+# What a person sees that axe does not: the page scrolling sideways, a text squeezed into a box
+# narrower than its first three characters, a heading larger than the screen's title.
+LAYOUT_PROBLEMS = """() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth + 1) problems.push(`scrolls sideways: ${root.scrollWidth} > ${root.clientWidth} px`);
+  const shown = (el) => {
+    const rect = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return rect.width > 1 && rect.height > 1 && style.visibility !== 'hidden' && style.clip !== 'rect(0px, 0px, 0px, 0px)';
+  };
+  const name = (el) => `${el.tagName.toLowerCase()}${el.dataset.testid ? '[' + el.dataset.testid + ']' : ''} "${el.textContent.trim().slice(0, 30)}"`;
+  const title = [...document.querySelectorAll('h1')].find(shown);
+  const titleSize = title ? parseFloat(getComputedStyle(title).fontSize) : Infinity;
+  for (const el of document.querySelectorAll('h2, h3, h4, h5, h6, legend')) {
+    if (!shown(el)) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size > titleSize + 0.5) problems.push(`${name(el)} is ${size} px, the title ${titleSize} px`);
+  }
+  const measure = document.createElement('canvas').getContext('2d');
+  for (const el of document.body.querySelectorAll('*')) {
+    const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent.trim()).join('');
+    if (text.length < 3 || !shown(el) || getComputedStyle(el).display === 'inline') continue;
+    const width = el.getBoundingClientRect().width;
+    measure.font = getComputedStyle(el).font;
+    const needed = measure.measureText(text.slice(0, 3)).width;
+    if (width + 0.5 < needed) problems.push(`${name(el)} is ${Math.round(width)} px wide, three characters need ${Math.round(needed)}`);
+  }
+  return problems;
+}"""
+
+
+def layout_check(page: Page, screen: str) -> None:
+    problems = page.evaluate(LAYOUT_PROBLEMS)
+    assert problems == [], f"{screen}: {problems}"

@@ -74,7 +74,13 @@ def test_the_whole_flow_to_finish(
         page.get_by_text("Weiter auf Desktop-Computer").click()
     page.get_by_test_id("welcome-start").click()
     page.get_by_test_id("terms-submit").click()  # nothing ticked: the rules speak
-    expect(page.get_by_test_id("error-terms")).to_be_visible()
+    # No year chosen yet: the year message, not the current-year terms message (spec section 5).
+    expect(
+        page.locator(
+            '[data-testid="error-years"], [data-testid="error-currentYear"], [data-testid="error-nextYear"]'
+        )
+    ).to_be_visible()
+    expect(page.get_by_test_id("error-terms")).to_have_count(0)
     axe_check(page, "terms with errors")
     accept_terms(page)
     axe_check(page, "login")

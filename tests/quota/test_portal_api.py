@@ -273,6 +273,23 @@ def test_the_same_vehicle_uploaded_twice_cannot_take_a_year_twice(client: HttpCl
     assert resubmit(client, owner, second.pk, f"period={YEAR}").json()["error_code"] == "QA001"
 
 
+def test_a_card_offers_only_years_its_vehicle_has_no_application_for(client: HttpClient, owner: User) -> None:
+    # given: the same vehicle (same VIN) uploaded twice, one application per year, and another
+    # vehicle with only this year
+    first = ApplicationFactory.create(registration__owner=owner, registration__vin="WVWZZZ1KZ00000077")
+    ApplicationFactory.create(
+        registration__owner=owner, registration__vin="WVWZZZ1KZ00000077", legislation_year=YEAR + 1
+    )
+    other = ApplicationFactory.create(registration__owner=owner, registration__vin="")
+
+    # when
+    items = {item["id"]: item for item in get(client, owner).json()["results"]}
+
+    # then: the first vehicle has every offered year taken; the other one may take next year
+    assert items[first.pk]["allowed_resubmit_years"] == []
+    assert items[other.pk]["allowed_resubmit_years"] == [YEAR + 1]
+
+
 @pytest.mark.parametrize("body", ["", "period=", f"period={YEAR + 5}", "period=abc"])
 def test_resubmit_needs_an_offered_year(client: HttpClient, owner: User, body: str) -> None:
     application = ApplicationFactory.create(registration__owner=owner)

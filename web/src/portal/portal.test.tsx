@@ -201,6 +201,20 @@ describe("RegistrationsView", () => {
     expect(screen.getByTestId("welcome-name")).toHaveTextContent("Willkommen, Paula Portal");
   });
 
+  it("starts a new registration clean: the previous vehicle's state is gone, the login stays", async () => {
+    stubApi({ ...PROFILE, [LIST]: () => page([item(7)]) });
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => {});
+    storeSet("bevRegistrationId", 41);
+    storeSet("bevRegistrationCompleted", true);
+    storeSet("billingSuccess", true);
+    storeSet("quoteId", 9);
+    renderAt("/portal/registrations", utility());
+    fireEvent.click(await screen.findByTestId("new-registration"));
+    expect(assign).toHaveBeenCalledWith("/terms?eup=1");
+    for (const key of ["bevRegistrationId", "bevRegistrationCompleted", "billingSuccess", "quoteId"] as const) expect(storeGet(key), key).toBeNull();
+    expect(storeGet("tokens")).toEqual(TOKENS);
+  });
+
   it("asks for the one-based page with page_size 5", async () => {
     const urls: string[] = [];
     vi.stubGlobal(

@@ -23,6 +23,11 @@ describe("the terms checklist", () => {
     expect(errors(BOTH, { terms: true })).toEqual({ years: TERMS_MESSAGES.yearRequired });
   });
 
+  it("shows only the year message while no year is chosen (the terms rule is for a chosen current year)", () => {
+    expect(errors(BOTH, {})).toEqual({ years: TERMS_MESSAGES.yearRequired });
+    expect(errors({ ...BOTH, nextYearOffered: false }, {})).toEqual({ currentYear: TERMS_MESSAGES.periodRequired });
+  });
+
   it("asks to accept the period when only one is offered", () => {
     expect(errors({ ...BOTH, nextYearOffered: false }, { terms: true })).toEqual({ currentYear: TERMS_MESSAGES.periodRequired });
     expect(errors({ ...BOTH, currentYearOffered: false }, { nextYearTerms: true })).toMatchObject({ nextYear: TERMS_MESSAGES.periodRequired });

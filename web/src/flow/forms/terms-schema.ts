@@ -39,9 +39,9 @@ export function termsSchema(options: TermsOptions) {
         if (offered === 1) fail(options.currentYearOffered ? "currentYear" : "nextYear", TERMS_MESSAGES.periodRequired);
         else fail("years", TERMS_MESSAGES.yearRequired);
       }
-      // The general terms apply to the current year, and to any year without terms of its own.
-      const termsNeeded =
-        values.currentYear || offered === 0 || (values.nextYear && !options.nextYearTermsExist) || (!values.currentYear && !values.nextYear);
+      // The general terms apply to the current year, and to any year without terms of its own;
+      // with no year chosen yet only the year message shows (spec section 5).
+      const termsNeeded = values.currentYear || offered === 0 || (values.nextYear && !options.nextYearTermsExist);
       if (termsNeeded && !values.terms) fail("terms", TERMS_MESSAGES.currentYearTermsRequired);
       if (values.nextYear && options.nextYearTermsExist && !values.nextYearTerms) fail("nextYearTerms", TERMS_MESSAGES.nextYearTermsRequired);
     });

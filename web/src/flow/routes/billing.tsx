@@ -402,10 +402,16 @@ function Summary({ values, options, partner, children }: { values: BillingValues
       <Typography variant="h3" sx={{ mb: 2 }}>
         {t("billing.summaryTitle")}
       </Typography>
-      <Box component="dl" sx={{ m: 0, display: "grid", gridTemplateColumns: "minmax(8em, auto) 1fr", columnGap: 2, rowGap: 1 }}>
+      {/* A phone stacks each label over its value; wider screens use two columns whose value
+          column can never shrink below the label's (minmax(0, ...) keeps long words from
+          squeezing it to one character per line). */}
+      <Box
+        component="dl"
+        sx={{ m: 0, display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr)", sm: "minmax(0, 2fr) minmax(0, 3fr)" }, columnGap: 2, rowGap: { xs: 0.25, sm: 1 } }}
+      >
         {rows.map(([label, value]) => (
           <Box key={label} sx={{ display: "contents" }}>
-            <Typography component="dt" sx={{ fontWeight: 600 }}>
+            <Typography component="dt" sx={{ fontWeight: 700, mt: { xs: 1, sm: 0 }, overflowWrap: "anywhere" }}>
               {label}
             </Typography>
             <Typography component="dd" sx={{ m: 0, overflowWrap: "anywhere" }}>

@@ -43,7 +43,7 @@ export function StatusTimeline({ entries }: { entries: TimelineEntry[] }) {
                     key={subtitle}
                     variant="body2"
                     data-testid="timeline-subtitle"
-                    sx={rejected ? { fontStyle: "italic", color: "error.main" } : { fontSize: "0.8rem", color: "text.secondary" }}
+                    sx={rejected ? { fontStyle: "italic", color: "error.main" } : { color: "text.secondary" }}
                   >
                     {subtitle}
                   </Typography>

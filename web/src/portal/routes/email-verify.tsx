@@ -50,7 +50,7 @@ export function EmailVerify() {
 
   return (
     <Box component="form" noValidate onSubmit={submit}>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 1 }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
         {t("verify.title")}
       </Typography>
       <Typography sx={{ mb: 2 }}>{t("verify.text")}</Typography>

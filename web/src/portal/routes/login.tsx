@@ -42,7 +42,7 @@ export function LoginView() {
 
   return (
     <Box>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 1 }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
         {panel === "login" ? t("login.title") : t("login.resetTitle")}
       </Typography>
       {panel === "login" ? <LoginForm onForgot={() => setPanel("reset")} /> : <ResetPanel onBack={() => setPanel("login")} />}

@@ -51,7 +51,7 @@ export function RecaptchaOtpFlow() {
 
   return (
     <Box component="form" noValidate onSubmit={onSubmit}>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 1 }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
         {t("otp.title")}
       </Typography>
       <Typography sx={{ mb: 2 }}>{t("otp.text")}</Typography>

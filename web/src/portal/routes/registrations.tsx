@@ -10,6 +10,7 @@ import { Navigate } from "react-router";
 
 import { usePartner } from "@/app/partner-context";
 import { browser } from "@/shared/lib/browser";
+import { registrationStateClear } from "@/shared/lib/session-store";
 import { ApiError } from "@/shared/lib/http";
 import { useToaster } from "@/shared/ui/toaster";
 
@@ -59,10 +60,13 @@ export function RegistrationsView() {
     <Box>
       <Advertisement />
       <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", flexWrap: "wrap", gap: 2, mb: 2 }}>
-        <Typography variant="h1" sx={{ fontSize: "1.6rem" }}>
+        <Typography variant="h1">
           {t("registrations.title")}
         </Typography>
-        <Button variant="contained" onClick={() => browser.assign("/terms?eup=1")} data-testid="new-registration">
+        <Button variant="contained" onClick={() => {
+            registrationStateClear();
+            browser.assign("/terms?eup=1");
+          }} data-testid="new-registration">
           {t("registrations.new")}
         </Button>
       </Box>

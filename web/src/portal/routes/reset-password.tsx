@@ -70,7 +70,7 @@ export function ResetPassword() {
   const invalidLink = !token || !id || link.isError;
   return (
     <Box component="form" noValidate onSubmit={submit}>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 1 }}>
+      <Typography variant="h1" sx={{ mb: 1 }}>
         {creation ? t("reset.creationTitle") : t("reset.title")}
       </Typography>
       {creation && <Typography sx={{ mb: 2 }}>{t("reset.creationText")}</Typography>}

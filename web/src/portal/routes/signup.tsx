@@ -56,7 +56,7 @@ export function SignupView() {
   if (!key && !known) return <Navigate to={PORTAL_PATHS.login} replace />;
   return (
     <Box>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("signup.title")}
       </Typography>
       {verified === null ? (

@@ -13,7 +13,7 @@ export function TermsAndConditions() {
   const partner = usePartner();
   return (
     <>
-      <Typography variant="h1" sx={{ fontSize: "1.6rem", mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("terms.title")}
       </Typography>
       <SafeHtml html={decodeBase64(partner.pages.termsdetails.text)} testId="portal-terms" />

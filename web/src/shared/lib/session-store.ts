@@ -31,6 +31,23 @@ export const STORE_KEYS = {
 
 export type StoreKey = keyof typeof STORE_KEYS;
 
+/** What belongs to one registration (its scan, numbers, billing, guards' flags); the login
+ * (tokens, e-mail, profile) and the partner's campaign stay. */
+export const REGISTRATION_KEYS: readonly StoreKey[] = [
+  "checklist",
+  "checklistDraft",
+  "imageSuccess",
+  "bevRegistrationCompleted",
+  "routerPath",
+  "bevRegistrationId",
+  "quoteId",
+  "quoteUuid",
+  "billingSuccess",
+  "uploadFailures",
+  "billingDraft",
+  "clientId",
+];
+
 const listeners = new Set<() => void>();
 
 function notify(): void {
@@ -50,6 +67,12 @@ export function storeGet<T>(key: StoreKey, storage: Storage = window.sessionStor
 export function storeSet(key: StoreKey, value: unknown, storage: Storage = window.sessionStorage): void {
   if (value === null || value === undefined) storage.removeItem(STORE_KEYS[key]);
   else storage.setItem(STORE_KEYS[key], JSON.stringify(value));
+  notify();
+}
+
+/** A new registration starts clean: nothing of the previous vehicle leaks into it. */
+export function registrationStateClear(storage: Storage = window.sessionStorage): void {
+  REGISTRATION_KEYS.forEach((key) => storage.removeItem(STORE_KEYS[key]));
   notify();
 }
 
