@@ -130,6 +130,7 @@ FIXED_DE: dict[str, str] = {
     "billing.submit": "Absenden",
     "billing.portalWait": "Einen Moment bitte, Sie werden zu Ihrem Kundenportal weitergeleitet …",
     "finish.redirectCountdown": "Sie werden in {seconds} Sekunden weitergeleitet.",
+    "finish.redirectCountdownOne": "Sie werden in 1 Sekunde weitergeleitet.",
     "finish.redirectButton": "Weiter",
     "finish.quoteId": "Ihre Registrierungsnummer: {id}",
 }

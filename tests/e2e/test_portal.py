@@ -192,9 +192,9 @@ def test_pagination_over_twelve_applications(phone: Page, partner_url: PartnerUr
     )
     phone.reload()
     expect(phone.get_by_test_id("registration-card")).to_have_count(5)
-    phone.get_by_role("button", name="Seiten 3").click()
+    phone.get_by_role("button", name="Seite 3").click()
     expect(phone.get_by_test_id("registration-card")).to_have_count(2)
-    phone.get_by_role("button", name="Seiten 2").click()
+    phone.get_by_role("button", name="Seite 2").click()
     expect(phone.get_by_test_id("registration-card")).to_have_count(5)
     # the menu is a drawer on a phone
     phone.get_by_test_id("menu-toggle").click()

@@ -196,9 +196,11 @@ describe("RegistrationsView", () => {
     });
     renderAt("/portal/registrations", utility());
     expect(await screen.findAllByTestId("registration-card")).toHaveLength(5);
-    fireEvent.click(screen.getByRole("button", { name: "Seiten 3" }));
+    fireEvent.click(screen.getByRole("button", { name: "Seite 3" }));
     await waitFor(() => expect(calls.filter((call) => call.path === "/api/end_user_portal/quota_applications/")).toHaveLength(2));
     expect(screen.getByTestId("welcome-name")).toHaveTextContent("Willkommen, Paula Portal");
+    expect(screen.getByRole("button", { name: "Vorherige Seite" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Nächste Seite" })).toBeInTheDocument();
   });
 
   it("starts a new registration clean: the previous vehicle's state is gone, the login stays", async () => {
@@ -227,7 +229,7 @@ describe("RegistrationsView", () => {
     );
     renderAt("/portal/registrations", utility());
     await screen.findAllByTestId("registration-card");
-    fireEvent.click(screen.getByRole("button", { name: "Seiten 2" }));
+    fireEvent.click(screen.getByRole("button", { name: "Seite 2" }));
     await waitFor(() => expect(urls.some((url) => url.includes("page=2&page_size=5"))).toBe(true));
     expect(urls.some((url) => url.includes("page=1&page_size=5"))).toBe(true);
   });

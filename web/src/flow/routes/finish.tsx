@@ -94,7 +94,7 @@ export function Finish() {
       <SafeHtml html={decodeBase64(finish.text)} testId="finish-text" />
       {countdownEnabled && !snapshot.returnUrl && (
         <Typography sx={{ mt: 3, textAlign: "center" }} role="timer" aria-live="polite" data-testid="finish-countdown">
-          {t("finish.redirectCountdown").replace("{seconds}", String(Math.max(seconds, 0)))}
+          {seconds === 1 ? t("finish.redirectCountdownOne") : t("finish.redirectCountdown").replace("{seconds}", String(Math.max(seconds, 0)))}
         </Typography>
       )}
       {finish.is_button_redirect_enabled && redirect && (

@@ -31,11 +31,14 @@ describe("TermsView", () => {
     renderAt("/terms?campaign=x");
     fireEvent.click(screen.getByTestId("terms-submit"));
     expect(await screen.findByTestId("error-currentYear")).toHaveTextContent("Bitte akzeptieren Sie den Zeitraum um fortzufahren.");
-    expect(screen.getByTestId("error-terms")).toHaveTextContent("Akzeptieren der AGB für das aktuelle Jahr ist erforderlich.");
+    // No year chosen yet: the current-year terms rule stays silent (spec section 5).
+    expect(screen.queryByTestId("error-terms")).toBeNull();
     expect(screen.getByTestId("check-privacy")).toBeChecked();
     expect(screen.getByTestId("check-privacy")).toBeDisabled();
 
     fireEvent.click(screen.getByTestId("check-currentYear"));
+    fireEvent.click(screen.getByTestId("terms-submit"));
+    expect(await screen.findByTestId("error-terms")).toHaveTextContent("Akzeptieren der AGB für das aktuelle Jahr ist erforderlich.");
     fireEvent.click(screen.getByTestId("check-terms"));
     fireEvent.click(screen.getByTestId("terms-submit"));
 
@@ -366,7 +369,9 @@ describe("Finish", () => {
     expect(screen.getByTestId("finish-countdown")).toHaveTextContent("Sie werden in 3 Sekunden weitergeleitet.");
     act(() => vi.advanceTimersByTime(1000));
     expect(screen.getByTestId("finish-countdown")).toHaveTextContent("2 Sekunden");
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByTestId("finish-countdown")).toHaveTextContent("Sie werden in 1 Sekunde weitergeleitet.");
+    act(() => vi.advanceTimersByTime(1000));
     expect(assign).toHaveBeenCalledWith("https://wallbox.example/");
   });
 

@@ -33,6 +33,8 @@ export const TermsViewErrors: Story = {
   args: { route: "/terms" },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
+    // The current year chosen without its terms: the period and terms rules speak.
+    await userEvent.click(await canvas.findByTestId("check-currentYear"));
     await userEvent.click(await canvas.findByTestId("terms-submit"));
     await expect(await canvas.findByTestId("error-terms")).toBeVisible();
   },

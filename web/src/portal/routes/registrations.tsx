@@ -27,6 +27,12 @@ export const SCROLL_OFFSET_PX = 82;
 type Open = { item: RegistrationItem; year: number | ""; form: ResubmitForm };
 
 /** RegistrationsView: advertisement, new registration, the cards, the paginator, resubmit. */
+/** German names for the paginator's buttons ('Vorherige Seite', 'Seite 2', ...). */
+function pageLabel(t: (key: string, options?: Record<string, unknown>) => string, type: string, page: number | null, selected: boolean): string {
+  if (type === "page") return t(selected ? "registrations.pageCurrent" : "registrations.page", { page });
+  return t(`registrations.${type}Page`);
+}
+
 export function RegistrationsView() {
   const { t } = useTranslation();
   const toast = useToaster();
@@ -91,7 +97,7 @@ export function RegistrationsView() {
           count={pages}
           page={page}
           onChange={(_, next) => next >= 1 && next <= pages && setPage(next)}
-          getItemAriaLabel={(type, number) => (type === "page" ? `${t("registrations.pages")} ${number}` : type)}
+          getItemAriaLabel={(type, number, selected) => pageLabel(t, type, number, selected)}
           data-testid="paginator"
         />
       )}
