@@ -84,6 +84,7 @@ FIXED_DE: dict[str, str] = {
     "login.title": "Anmelden",
     "login.email": "E-Mail-Adresse",
     "login.tooSoon": "Bitte warten Sie {seconds} Sekunden, bevor Sie eine neue E-Mail anfordern.",
+    "login.tooSoonOne": "Bitte warten Sie 1 Sekunde, bevor Sie eine neue E-Mail anfordern.",
     "confirm.title": "Bitte bestätigen Sie Ihre E-Mail-Adresse",
     "confirm.text": "Wir haben einen Bestätigungslink an {email} gesendet. Bitte öffnen Sie den Link in der E-Mail, um fortzufahren.",
     "confirm.help": "Keine E-Mail erhalten? Überprüfen Sie bitte Ihren Spam-Ordner oder starten Sie die Registrierung neu.",

@@ -138,6 +138,25 @@ describe("LoginView", () => {
     await waitFor(() => expect(currentLocation()).toBe("/portal/auth/otp/42"));
   });
 
+  it("offers the resend only after the minute the server waits, with a visible countdown", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const calls = stubApi({ "POST /api/auth/2fa/otp/resend/": () => ({ body: { detail: "ok" } }) });
+    renderAt("/portal/auth/otp/42");
+    const resend = await screen.findByTestId("portal-otp-resend");
+    expect(resend).toBeDisabled();
+    expect(resend).toHaveTextContent("Code erneut senden (in 60 s)");
+    act(() => vi.advanceTimersByTime(30_000));
+    expect(resend).toHaveTextContent("(in 30 s)");
+    act(() => vi.advanceTimersByTime(30_000));
+    await waitFor(() => expect(resend).toBeEnabled());
+    expect(resend).toHaveTextContent(/^Code erneut senden$/);
+    fireEvent.click(resend);
+    await waitFor(() => expect(calls.filter((call) => call.path.endsWith("otp/resend/"))).toHaveLength(1));
+    await waitFor(() => expect(resend).toBeDisabled());
+    expect(resend).toHaveTextContent("(in 60 s)");
+    vi.useRealTimers();
+  });
+
   it.each([
     [{ detail: "Invalid recaptcha" }, "Ungültige Sicherheitsprüfung, bitte versuchen Sie es erneut"],
     [{ detail: "Der Benutzername oder das Passwort ist falsch.", error_code: "LOGIN001" }, "Der Benutzername oder das Passwort ist falsch"],

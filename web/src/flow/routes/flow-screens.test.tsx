@@ -92,6 +92,17 @@ describe("LoginCA and LoginB2B", () => {
     expect(await screen.findByTestId("login-error")).toHaveTextContent("Die Anmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut.");
   });
 
+  it("adds the seconds to wait to the invalid_login text when a mail was sent within the minute", async () => {
+    storeSet("checklist", CHECKLIST);
+    stubApi({ "POST /api/auth/registration/email/": () => ({ status: 429, body: { detail: "Bitte warten.", error_code: "LOGIN003" }, headers: { "Retry-After": "42" } }) });
+    renderAt("/login");
+    fireEvent.change(screen.getByTestId("login-email"), { target: { value: "anna@example.org" } });
+    fireEvent.click(screen.getByTestId("login-submit"));
+    expect(await screen.findByTestId("login-error")).toHaveTextContent(
+      "Die Anmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut. Bitte warten Sie 42 Sekunden, bevor Sie eine neue E-Mail anfordern.",
+    );
+  });
+
   it("refuses a bad address before any call", async () => {
     storeSet("checklist", CHECKLIST);
     const calls = stubApi({});

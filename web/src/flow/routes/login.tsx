@@ -114,7 +114,10 @@ export function Login() {
         />
         {failure && (
           <Alert severity="error" sx={{ mt: 2 }} data-testid="login-error">
-            {retryAfter !== null ? t("login.tooSoon").replace("{seconds}", String(retryAfter)) : partner.pages.login.invalid_login}
+            {/* The configured login failure text (spec section 8); a second mail within the
+                minute also says how long to wait. */}
+            {partner.pages.login.invalid_login}
+            {retryAfter !== null && ` ${(retryAfter === 1 ? t("login.tooSoonOne") : t("login.tooSoon")).replace("{seconds}", String(retryAfter))}`}
           </Alert>
         )}
         <Button type="submit" variant="contained" size="large" fullWidth sx={{ mt: 3 }} disabled={send.isPending} data-testid="login-submit">

@@ -1,4 +1,3 @@
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
@@ -8,6 +7,8 @@ import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate, useParams } from "react-router";
 
+import { useCountdown } from "@/shared/lib/countdown";
+import { ApiError } from "@/shared/lib/http";
 import { storeSet } from "@/shared/lib/session-store";
 import { useToaster } from "@/shared/ui/toaster";
 
@@ -15,6 +16,8 @@ import { useOtpResend, useOtpVerify } from "../api/auth";
 import { PORTAL_PATHS } from "../paths";
 
 const LENGTH = 6;
+/** The server sends a new code at most once a minute (spec: it should arrive within 60 s). */
+export const RESEND_WAIT_SECONDS = 60;
 
 /** RecaptchaOtpFlow: the six digits from the mail, and a resend. */
 export function RecaptchaOtpFlow() {
@@ -26,6 +29,8 @@ export function RecaptchaOtpFlow() {
   const resend = useOtpResend();
   const [code, setCode] = useState("");
   const [invalid, setInvalid] = useState(false);
+  // The code was just sent: a resend is offered once the server would accept it.
+  const wait = useCountdown(RESEND_WAIT_SECONDS);
 
   if (!Number.isInteger(userId) || userId <= 0) return <Navigate to={PORTAL_PATHS.login} replace />;
 
@@ -76,21 +81,27 @@ export function RecaptchaOtpFlow() {
         </Button>
         <Button
           variant="text"
-          disabled={resend.isPending}
+          disabled={resend.isPending || wait.seconds > 0}
           data-testid="portal-otp-resend"
           onClick={() =>
             resend.mutate(
               { user_id: userId },
               {
-                onSuccess: () => toast(t("otp.success_otp_resend"), { success: true }),
-                onError: () => toast(t("otp.fail_otp_resend")),
+                onSuccess: () => {
+                  wait.restart(RESEND_WAIT_SECONDS);
+                  toast(t("otp.success_otp_resend"), { success: true });
+                },
+                onError: (error) => {
+                  // Throttled: wait as long as the server says, and say so once (in the toast).
+                  if (error instanceof ApiError && error.retryAfter) wait.restart(error.retryAfter);
+                  toast(t("otp.fail_otp_resend"));
+                },
               },
             )
           }
         >
-          {t("otp.resend")}
+          {wait.seconds > 0 ? t("otp.resendIn", { seconds: wait.seconds }) : t("otp.resend")}
         </Button>
-        {resend.isError && <Alert severity="warning">{t("otp.fail_otp_resend")}</Alert>}
       </Stack>
     </Box>
   );
