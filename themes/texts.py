@@ -125,6 +125,7 @@ FIXED_DE: dict[str, str] = {
     "billing.chargeCard": "Ladekarte",
     "billing.accountName": "Kontoinhaber",
     "billing.iban": "IBAN",
+    "billing.storedIban": "Ihre gespeicherte IBAN {iban} wird verwendet. Geben Sie eine neue ein, um sie zu ersetzen.",
     "billing.partnerVariable": "Vertragsnummer",
     "billing.review": "Angaben prüfen",
     "billing.summaryTitle": "Bitte prüfen Sie Ihre Angaben",

@@ -35,6 +35,8 @@ export default defineConfig({
     setupFiles: ["./src/test/setup.ts"],
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
+    // Real timers (3 s waits) on a busy 2-core machine: the default 5 s leaves no margin.
+    testTimeout: 15_000,
     // Bundled like the browser build, so styled-components' default export resolves.
     server: { deps: { inline: [/@mui\//, /styled-components/] } },
   },

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Body, Form, Router, Status
 
 from accounts.tokens import partner_auth
-from billing import errors, services
+from billing import errors, selectors, services
 from billing.models import Client
 from tenants.middleware import request_partner
 
@@ -25,6 +25,15 @@ def client_create(request: HttpRequest, payload: dict[str, Any] = Body(...)) -> 
     except services.ClientInvalid as invalid:
         return Status(400, invalid.errors)
     return Status(201, {"id": client.pk, "email": client.owner.email})
+
+
+@router.get("/clients/previous/", response={200: dict, 404: dict})
+def client_previous(request: HttpRequest) -> Any:
+    """A returning owner's last billing data for the billing screen, the IBAN masked."""
+    previous = selectors.client_previous(owner=request.auth)  # type: ignore[attr-defined]
+    if previous is None:
+        return Status(404, {"detail": "Not found."})
+    return selectors.client_prefill(previous)
 
 
 @router.post("/clients/{client_id}/lock/", response={200: dict, 400: dict, 404: dict})

@@ -12,6 +12,7 @@ from django.utils.module_loading import import_string
 from accounts.models import User
 from billing import errors
 from billing.models import Client
+from billing.selectors import client_previous
 from billing.validation import client_validate, tax_number_normalise, tax_number_valid
 from quota.services import quota_applications_create
 from registrations.models import BevRegistration
@@ -54,9 +55,21 @@ def _b2b_clean(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return clean, found
 
 
+def _stored_iban_kept(*, owner: User, data: dict[str, Any]) -> dict[str, Any]:
+    """A returning owner who leaves the IBAN field empty keeps the IBAN of their last billing
+    data (the screen showed it masked): the server copies it, the browser never had it."""
+    if data.get("keep_stored_iban") is not True or (data.get("account_iban") or "").strip():
+        return data
+    previous = client_previous(owner=owner)
+    if previous is None or not previous.account_iban:
+        return data
+    return {**data, "account_iban": previous.account_iban, "account_bic": previous.account_bic}
+
+
 def client_submit(*, partner: Partner, owner: User, data: dict[str, Any]) -> Client:
     """Create the owner's client, or update the one not yet locked (a second submit)."""
     config = PartnerConfig.model_validate(partner.config)
+    data = _stored_iban_kept(owner=owner, data=data)
     if data.get("source") == B2B_SOURCE:
         clean, found = _b2b_clean(data)
     else:

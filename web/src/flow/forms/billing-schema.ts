@@ -14,6 +14,8 @@ export type BillingOptions = {
   privateBusiness: boolean;
   paymentOption: PaymentOption;
   partnerVariable: boolean;
+  /** A returning owner's stored IBAN, masked: an empty IBAN field keeps it (the server has it). */
+  storedIban?: string | null;
 };
 
 export const GENDERS: Record<number, { value: string; label: string }[]> = {
@@ -124,7 +126,9 @@ export function billingSchema(options: BillingOptions) {
       if (isEmpty(values.account_name)) fail("account_name", MESSAGES.required);
       else if (!hasMinLength(values.account_name, 2)) fail("account_name", MESSAGES.holderInvalid);
       else if (!isHolderName(values.account_name)) fail("account_name", MESSAGES.holderCharacters);
-      if (isEmpty(values.account_iban)) fail("account_iban", MESSAGES.required);
+      if (isEmpty(values.account_iban)) {
+        if (!options.storedIban) fail("account_iban", MESSAGES.required);
+      }
       else if (!isIban(values.account_iban)) fail("account_iban", MESSAGES.ibanInvalid);
     }
     if (payment.cardRequired && isEmpty(values.charge_card)) fail("charge_card", MESSAGES.required);
@@ -141,6 +145,42 @@ export type ClientContext = {
   portal: { signupUrl: string; loginUrl: string } | null;
 };
 
+/** The form's start for a returning owner: their last billing data (never the IBAN itself). */
+export function billingPrefill(previous: {
+  gender: string;
+  first_name: string;
+  last_name: string;
+  street_name: string;
+  street_number: string;
+  postal_code: string;
+  city: string;
+  account_name: string;
+  charge_card: string;
+  vehicle_owner_type: "private" | "business";
+  is_vat_mandatory: boolean | null;
+  name_of_business: string;
+  vat_number: string;
+  has_stored_iban: boolean;
+}): Partial<BillingValues> {
+  return {
+    gender: previous.gender,
+    first_name: previous.first_name,
+    last_name: previous.last_name,
+    street_name: previous.street_name,
+    street_number: previous.street_number,
+    postal_code: previous.postal_code,
+    city: previous.city,
+    account_name: previous.account_name,
+    charge_card: previous.charge_card,
+    vehicle_owner_type: previous.vehicle_owner_type,
+    is_vat_mandatory: previous.is_vat_mandatory === null ? "" : previous.is_vat_mandatory ? "yes" : "no",
+    name_of_business: previous.name_of_business,
+    vat_number: previous.vat_number,
+    // The payment method chooser starts on the bank when an IBAN is stored.
+    ...(previous.has_stored_iban ? { payment_method: "BANK" as const } : previous.charge_card ? { payment_method: "CHARGECARD" as const } : {}),
+  };
+}
+
 /** The client payload of section 3 from the form's values. */
 export function clientPayload(values: BillingValues, options: BillingOptions, context: ClientContext): Record<string, unknown> {
   const payment = paymentFields(options.paymentOption, values.payment_method);
@@ -151,6 +191,7 @@ export function clientPayload(values: BillingValues, options: BillingOptions, co
     first_name: values.first_name.trim(),
     last_name: values.last_name.trim(),
     account_iban: payment.bank ? stripSpaces(values.account_iban).toUpperCase() : "",
+    ...(payment.bank && options.storedIban && isEmpty(values.account_iban) ? { keep_stored_iban: true } : {}),
     account_name: payment.bank ? values.account_name.trim() : "",
     charge_card: payment.card ? values.charge_card.trim() : "",
     account_bic: "",

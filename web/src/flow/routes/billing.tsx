@@ -14,7 +14,7 @@ import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { type Control, Controller, type FieldPath, useForm } from "react-hook-form";
 import { Navigate, useLocation } from "react-router";
 
@@ -23,10 +23,12 @@ import { usePartner, useTexts } from "@/app/partner-context";
 import { PATHS } from "@/app/routes";
 import { clientCreate } from "@/flow/api/client-create";
 import { clientLock } from "@/flow/api/client-lock";
+import { useClientPrevious } from "@/flow/api/client-previous";
 import { vatValidate } from "@/flow/api/vat-validate";
 import {
   type BillingOptions,
   type BillingValues,
+  billingPrefill,
   billingSchema,
   clientPayload,
   EMPTY_BILLING,
@@ -84,14 +86,21 @@ export function Billing() {
   const toast = useToaster();
   const navigate = useFlowNavigate();
   const { search } = useLocation();
-  const options = useMemo(() => billingOptions(partner), [partner]);
+  // A returning owner starts from their last billing data, unless this registration has a draft.
+  const [hadDraft] = useState(() => storeGet("billingDraft") !== null);
+  const previous = useClientPrevious(true);
+  const storedIban = previous.data?.has_stored_iban ? previous.data.account_iban_masked : null;
+  const options = useMemo(() => ({ ...billingOptions(partner), storedIban }), [partner, storedIban]);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
   const [mode, setMode] = useState<"edit" | "summary">("edit");
   const [vat, setVat] = useState<VatState>({ status: "idle" });
   const [submitting, setSubmitting] = useState(false);
   const [portalWait, setPortalWait] = useState(false);
 
   const form = useForm<BillingValues>({
-    resolver: zodResolver(billingSchema(options)),
+    // Through a ref: the stored IBAN (which makes an empty IBAN field valid) arrives later.
+    resolver: (values, context, resolverOptions) => zodResolver(billingSchema(optionsRef.current))(values, context, resolverOptions),
     defaultValues: { ...EMPTY_BILLING, charge_card: storeGet<string>("chargeCardId") ?? "", ...storeGet<Partial<BillingValues>>("billingDraft") },
     mode: "onTouched",
   });
@@ -102,6 +111,11 @@ export function Billing() {
     const { unsubscribe } = watch((draft) => storeSet("billingDraft", draft));
     return unsubscribe;
   }, [watch]);
+
+  const { reset } = form;
+  useEffect(() => {
+    if (!hadDraft && previous.data) reset({ ...getValues(), ...billingPrefill(previous.data) });
+  }, [hadDraft, previous.data, reset, getValues]);
 
   const completed = storeGet<boolean>("bevRegistrationCompleted") === true;
   const billed = storeGet<boolean>("billingSuccess") === true;
@@ -247,7 +261,14 @@ export function Billing() {
               {payment.bank && (
                 <>
                   <Text control={control} name="account_name" label={t("billing.accountName")} autoComplete="name" />
-                  <Text control={control} name="account_iban" label={t("billing.iban")} transform={(value) => stripSpaces(value).toUpperCase()} placeholder={partner.pages.payment.input_field_text} />
+                  <Text
+                    control={control}
+                    name="account_iban"
+                    label={t("billing.iban")}
+                    transform={(value) => stripSpaces(value).toUpperCase()}
+                    placeholder={storedIban ?? partner.pages.payment.input_field_text}
+                    note={storedIban && !values.account_iban ? t("billing.storedIban").replace("{iban}", storedIban) : undefined}
+                  />
                 </>
               )}
               {payment.card && (
@@ -309,9 +330,11 @@ type TextProps = {
   onInput?: () => void;
   extraError?: string;
   adornment?: React.ReactNode;
+  /** A helper text that is not an error (e.g. the stored IBAN is kept). */
+  note?: string;
 };
 
-function Text({ control, name, label, placeholder, autoComplete, inputMode, select, children, transform, onBlur, onInput, extraError, adornment }: TextProps) {
+function Text({ control, name, label, placeholder, autoComplete, inputMode, select, children, transform, onBlur, onInput, extraError, adornment, note }: TextProps) {
   return (
     <Controller
       control={control}
@@ -334,7 +357,7 @@ function Text({ control, name, label, placeholder, autoComplete, inputMode, sele
           fullWidth
           autoComplete={autoComplete}
           error={Boolean(fieldState.error || extraError)}
-          helperText={fieldState.error?.message ?? extraError}
+          helperText={fieldState.error?.message ?? extraError ?? note}
           slotProps={{
             htmlInput: { "data-testid": `billing-${name}`, inputMode },
             formHelperText: { "data-testid": `error-${name}` } as object,
@@ -391,7 +414,7 @@ function Summary({ values, options, partner, children }: { values: BillingValues
     ...(payment.bank
       ? ([
           [t("billing.accountName"), values.account_name],
-          [t("billing.iban"), stripSpaces(values.account_iban).replace(/(.{4})/g, "$1 ").trim()],
+          [t("billing.iban"), values.account_iban ? stripSpaces(values.account_iban).replace(/(.{4})/g, "$1 ").trim() : (options.storedIban ?? "")],
         ] as [string, string][])
       : []),
     ...(payment.card && values.charge_card ? [[partner.pages.payment.chargecard_placeholder_text || t("billing.chargeCard"), values.charge_card] as [string, string]] : []),

@@ -285,8 +285,58 @@ describe("Billing", () => {
     fireEvent.click(screen.getByTestId("billing-review"));
     fireEvent.click(await screen.findByTestId("billing-submit"));
     await waitFor(() => expect(currentLocation()).toBe("/finish"));
-    expect(calls.map((call) => call.path)).toEqual(["/api/clients/", "/api/clients/5/lock/"]);
+    expect(calls.filter((call) => call.method === "POST").map((call) => call.path)).toEqual(["/api/clients/", "/api/clients/5/lock/"]);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Vielen Dank für Ihre Registrierung!");
+  });
+
+  it("starts a returning owner from the last billing data and keeps the stored IBAN unless a new one is typed", async () => {
+    loggedIn({ bevRegistrationCompleted: true });
+    const calls = stubApi({
+      "GET /api/clients/previous/": () => ({
+        body: {
+          gender: "", first_name: "Anna", last_name: "Muster", street_name: "Hauptstraße", street_number: "1", postal_code: "10115", city: "Berlin",
+          account_name: "Anna Muster", charge_card: "", vehicle_owner_type: "private", is_vat_mandatory: null, name_of_business: "", vat_number: "",
+          account_iban_masked: "DE89 **** **** **** **30 00", has_stored_iban: true,
+        },
+      }),
+      "POST /api/clients/": () => ({ status: 201, body: { id: 6, email: "a@b.de" } }),
+      "POST /api/clients/6/lock/": () => ({ body: {} }),
+    });
+    renderAt("/billing", partnerConfig("standard", (c) => (c.show_gender_option = false)));
+    await waitFor(() => expect(screen.getByTestId("billing-first_name")).toHaveValue("Anna"));
+    expect(screen.getByTestId("billing-city")).toHaveValue("Berlin");
+    expect(screen.getByTestId("billing-account_iban")).toHaveValue("");
+    expect(screen.getByTestId("error-account_iban")).toHaveTextContent("Ihre gespeicherte IBAN DE89 **** **** **** **30 00 wird verwendet.");
+    fireEvent.click(screen.getByTestId("billing-review"));
+    expect(await screen.findByTestId("billing-summary")).toHaveTextContent("DE89 **** **** **** **30 00");
+    fireEvent.click(screen.getByTestId("billing-submit"));
+    await waitFor(() => expect(currentLocation()).toBe("/finish"));
+    const sent = calls.find((call) => call.method === "POST" && call.path === "/api/clients/")!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ first_name: "Anna", account_iban: "", keep_stored_iban: true });
+  });
+
+  it("sends a newly typed IBAN instead of the stored one", async () => {
+    loggedIn({ bevRegistrationCompleted: true });
+    const calls = stubApi({
+      "GET /api/clients/previous/": () => ({
+        body: {
+          gender: "", first_name: "Anna", last_name: "Muster", street_name: "Hauptstraße", street_number: "1", postal_code: "10115", city: "Berlin",
+          account_name: "Anna Muster", charge_card: "", vehicle_owner_type: "private", is_vat_mandatory: null, name_of_business: "", vat_number: "",
+          account_iban_masked: "DE89 **** **** **** **30 00", has_stored_iban: true,
+        },
+      }),
+      "POST /api/clients/": () => ({ status: 201, body: { id: 7, email: "a@b.de" } }),
+      "POST /api/clients/7/lock/": () => ({ body: {} }),
+    });
+    renderAt("/billing", partnerConfig("standard", (c) => (c.show_gender_option = false)));
+    await waitFor(() => expect(screen.getByTestId("billing-first_name")).toHaveValue("Anna"));
+    fill({ account_iban: "DE02120300000000202051" });
+    fireEvent.click(screen.getByTestId("billing-review"));
+    fireEvent.click(await screen.findByTestId("billing-submit"));
+    await waitFor(() => expect(currentLocation()).toBe("/finish"));
+    const sent = calls.find((call) => call.method === "POST" && call.path === "/api/clients/")!.body as Record<string, unknown>;
+    expect(sent.account_iban).toBe("DE02120300000000202051");
+    expect(sent).not.toHaveProperty("keep_stored_iban");
   });
 
   it("shows the field messages and no summary while the form is invalid", async () => {
@@ -319,7 +369,7 @@ describe("Billing", () => {
     fill({ name_of_business: "Muster GmbH", vat_number: "DE123456789" });
     fireEvent.blur(screen.getByTestId("billing-vat_number"));
     expect(await screen.findByText("Ungültige USt. ID")).toBeInTheDocument();
-    expect(calls[0]!.body).toEqual({ vat_number: "DE123456789" });
+    expect(calls.find((call) => call.path.endsWith("validate_vat_number/"))!.body).toEqual({ vat_number: "DE123456789" });
     fireEvent.click(screen.getByTestId("billing-review"));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(screen.queryByTestId("billing-summary")).not.toBeInTheDocument();
