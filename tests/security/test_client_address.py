@@ -22,7 +22,7 @@ CLIENTS = [f"203.0.113.{n}" for n in range(1, 32)]  # 31 clients on the internet
 
 
 def send_code(client: Client, email: str, remote: str, forwarded: str | None = None) -> Any:
-    extra = {"REMOTE_ADDR": remote}
+    extra: dict[str, Any] = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         extra["HTTP_X_FORWARDED_FOR"] = forwarded
     return client.post(
@@ -108,7 +108,7 @@ def test_the_config_preview_throttle_counts_per_real_client(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(tenants.api, "PREVIEWS_PER_MINUTE", 1)
-    body = {"config": {}}
+    body: dict[str, Any] = {"config": {}}
 
     def preview(forwarded: str) -> int:
         return client.post(
@@ -133,7 +133,7 @@ def test_the_config_preview_throttle_counts_per_real_client(
 
 
 def address_of(remote: str, forwarded: str | None, trusted: str) -> str:
-    meta = {"REMOTE_ADDR": remote}
+    meta: dict[str, Any] = {"REMOTE_ADDR": remote}
     if forwarded is not None:
         meta["HTTP_X_FORWARDED_FOR"] = forwarded
     with override_settings(TRUSTED_PROXIES=trusted):
