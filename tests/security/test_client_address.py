@@ -176,3 +176,36 @@ def test_the_environment_variable_is_read_when_settings_have_none(monkeypatch: p
     monkeypatch.setenv("TRUSTED_PROXIES", "10.0.0.0/8")
 
     assert trusted_proxies_setting() == "10.0.0.0/8"
+
+
+# --- deployment: the chart and gunicorn agree ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("trusted", "allowed"),
+    [("", []), ("0", []), ("1", ["*"]), ("10.0.0.0/8, fd00::/8", ["10.0.0.0/8", "fd00::/8"])],
+)
+def test_gunicorn_believes_x_forwarded_proto_from_the_same_proxies(
+    monkeypatch: pytest.MonkeyPatch, trusted: str, allowed: list[str]
+) -> None:
+    import runpy
+
+    from gunicorn.config import validate_string_to_addr_list
+
+    from tests.conftest import ROOT
+
+    monkeypatch.setenv("TRUSTED_PROXIES", trusted)
+    conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))
+
+    assert validate_string_to_addr_list(conf["forwarded_allow_ips"]) == allowed
+
+
+def test_the_chart_sets_trusted_proxies_for_the_pods_behind_its_ingress() -> None:
+    from tests.deploy.test_chart import env_of, render, workloads
+
+    pods = workloads(render("trustedProxies=10.244.0.0/16"))
+
+    for name, pod in pods.items():
+        assert env_of(pod["containers"][0])["TRUSTED_PROXIES"]["value"] == "10.244.0.0/16", name
+    default = env_of(workloads(render())["web"]["containers"][0])["TRUSTED_PROXIES"]["value"]
+    assert trusted_proxies_parse(default)  # the default trusts the ingress, and parses
