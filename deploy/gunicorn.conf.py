@@ -33,6 +33,17 @@ keepalive = 5
 SHM = "/dev/shm"  # noqa: S108
 worker_tmp_dir = SHM if os.path.isdir(SHM) else None
 control_socket_disable = True
+# The proxies in front (TRUSTED_PROXIES, read by config.client for every per-client limit) are
+# the only peers whose X-Forwarded-Proto gunicorn believes: the same networks; with a count
+# the addresses are unknown, so any peer (the count already assumes every request passes the
+# proxies); with none, nobody.
+from config.client import trusted_proxies_parse  # noqa: E402
+
+_trusted = trusted_proxies_parse(os.environ.get("TRUSTED_PROXIES", "").strip())
+if isinstance(_trusted, int):
+    forwarded_allow_ips = "*" if _trusted else ""
+else:
+    forwarded_allow_ips = ",".join(str(network) for network in _trusted)
 # The request line comes from config.logs.RequestLogMiddleware, with the partner and without
 # the query string; gunicorn's access log would repeat it without either.
 accesslog = None

@@ -7,6 +7,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, Router, Schema, Status
 
+from config.client import client_ip
 from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.directory import directory
 from tenants.middleware import PARTNER_NOT_FOUND, request_partner
@@ -57,7 +58,7 @@ PREVIEWS_PER_MINUTE = 60
 def config_preview(request: HttpRequest, payload: ConfigPreviewIn) -> Any:
     """A pure compile of the given configuration: what the config call would answer, or the
     configuration schema's messages per field. Nothing is stored or read."""
-    key = f"config-preview:{request.META.get('REMOTE_ADDR', '')}:{int(time.time() // 60)}"
+    key = f"config-preview:{client_ip(request)}:{int(time.time() // 60)}"
     cache.add(key, 0, timeout=120)
     if cache.incr(key) > PREVIEWS_PER_MINUTE:
         return Status(429, {"detail": "Too many previews; try again in a minute."})

@@ -1,19 +1,31 @@
-"""Tenant resolution: X-SUBDOMAIN when present, else the host; public host for the admin."""
+"""Tenant resolution by the host alone: a partner's domain, or a public host for the admin.
+
+X-SUBDOMAIN (sent by the web app) may only agree with the host; it never selects a partner.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.db import connection as default_connection
-from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, JsonResponse
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotFound,
+    JsonResponse,
+)
 from django.urls import set_urlconf
 
 from tenants.directory import directory
-from tenants.models import Partner
+from tenants.models import Partner, is_local_host
 
 PARTNER_NOT_FOUND = "Partner not found."
+HOST_MISMATCH = "X-SUBDOMAIN does not match this host."
+CONFIG_CALL = re.compile(r"^/api/configs/([^/]+)/$")
 
 # django-tenants' connection wrapper (set_tenant, set_schema_to_public) comes untyped.
 connection: Any = default_connection
@@ -24,6 +36,30 @@ def request_hostname(request: HttpRequest) -> str:
     host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     host = host.strip().lower().rstrip(".")
     return host.removeprefix("www.")
+
+
+def partner_site_url(partner: Partner, request: HttpRequest | None = None) -> str:
+    """The partner's site root for a mailed link, from its configured primary domain.
+
+    Never the request's Host: a request through a foreign host (or a forged Host header)
+    must not put that host into a mail. https, except on a developer's *.localhost host,
+    where the request's port is kept when the request came to that same host.
+    """
+    domain = partner.primary_domain()
+    if not is_local_host(domain):
+        return f"https://{domain}/"
+    port = ""
+    if request is not None and request_hostname(request) == domain:
+        raw = request.META.get("HTTP_HOST", "")
+        candidate = raw.rsplit(":", 1)[1] if ":" in raw and not raw.endswith("]") else ""
+        port = f":{candidate}" if candidate.isdigit() else ""
+    return f"http://{domain}{port}/"
+
+
+def config_call_subdomain(path: str) -> str | None:
+    """The subdomain in the path of the config call, None for any other path."""
+    match = CONFIG_CALL.match(path)
+    return match.group(1).lower() if match else None
 
 
 def request_partner(request: HttpRequest) -> Partner | None:
@@ -53,28 +89,40 @@ class PartnerMiddleware:
 
     def _resolve(self, request: HttpRequest) -> HttpResponse:
         host = request_hostname(request)
-        host_partner = directory.by_host(host)
-        header = request.META.get("HTTP_X_SUBDOMAIN", "").strip()
-        partner = host_partner
-        if header:
-            partner = directory.by_subdomain(header)
-            # On a partner's own host the header may only name that same partner.
-            if host_partner is not None and partner is not None and partner.pk != host_partner.pk:
-                partner = None
-            if partner is None:
-                return self.not_found(request)
+        partner = directory.by_host(host)
+        header = request.META.get("HTTP_X_SUBDOMAIN", "").strip().lower()
         if partner is not None:
+            # The header may agree with the host, never name another partner.
+            if header and header != partner.subdomain:
+                return self.refused(request)
             request.tenant = partner  # type: ignore[attr-defined]
             connection.set_tenant(partner)
             request.urlconf = settings.ROOT_URLCONF  # type: ignore[attr-defined]
         elif host in settings.PUBLIC_HOSTS:
+            # No partner here, whatever the header says. The one call a shared host answers
+            # for a partner is the config call, where the path decides (DESIGN.md); a header
+            # that agrees with that path is harmless, any other is refused.
+            if header and header != config_call_subdomain(request.path):
+                return self.refused(request)
             # django-tenants' stand-in for the public schema (its admin templates read it).
             request.tenant = connection.tenant  # type: ignore[attr-defined]
             request.urlconf = settings.PUBLIC_SCHEMA_URLCONF  # type: ignore[attr-defined]
             set_urlconf(settings.PUBLIC_SCHEMA_URLCONF)
+        elif header:
+            # An unknown host naming a partner: someone pointing a foreign domain at us.
+            return self.refused(request)
         else:
             return self.not_found(request)
         return self.get_response(request)
+
+    @staticmethod
+    def refused(request: HttpRequest) -> HttpResponse:
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": HOST_MISMATCH}, status=400)
+        return HttpResponseBadRequest(
+            "<!doctype html><title>Ungültige Anfrage</title><h1>Ungültige Anfrage</h1>",
+            content_type="text/html; charset=utf-8",
+        )
 
     @staticmethod
     def not_found(request: HttpRequest) -> HttpResponse:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 from django_tenants.models import DomainMixin, TenantMixin
@@ -50,6 +51,11 @@ class Partner(TenantMixin):
     def __str__(self) -> str:
         return f"{self.name} ({self.subdomain})"
 
+    def primary_domain(self) -> str:
+        """The host every mailed link points at: the primary Domain, else the oldest one."""
+        domain = self.domains.order_by("-is_primary", "pk").values_list("domain", flat=True).first()
+        return domain or f"{self.subdomain}.{settings.BASE_DOMAIN}"
+
     def clean(self) -> None:
         """Refuse an invalid configuration with one message per field; store it normalised
         (every default filled in, HTML sanitised)."""
@@ -74,6 +80,12 @@ class Partner(TenantMixin):
         result = super().delete(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
         return result
+
+
+def is_local_host(host: str) -> bool:
+    """A developer's host (`make run`, tests): plain http is allowed there and only there."""
+    host = host.lower().rstrip(".")
+    return host == "localhost" or host.endswith(".localhost")
 
 
 class Domain(DomainMixin):

@@ -36,9 +36,10 @@ from accounts.schemas import (
     TokensWrappedOut,
 )
 from accounts.tokens import partner_auth, tokens_issue
+from config.client import client_ip as _client_ip
 from config.errors import FieldError
 from config.i18n import request_language
-from tenants.middleware import request_partner
+from tenants.middleware import partner_site_url, request_partner
 from tenants.models import Partner
 
 router = Router(tags=["auth"])
@@ -51,10 +52,6 @@ def _partner(request: HttpRequest) -> Partner:
     if partner is None:
         raise HttpError(404, "Partner not found.")
     return partner
-
-
-def _client_ip(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def _check_partner_field(partner: Partner, payload: LoginSendIn) -> None:
@@ -210,10 +207,11 @@ def portal_otp_resend(request: HttpRequest, payload: OtpResendIn) -> Any:
     response={200: DetailOut, 400: ErrorOut, 429: ErrorOut},
 )
 def password_reset_request(request: HttpRequest, payload: ResetRequestIn) -> Any:
+    partner = _partner(request)
     services.password_reset_request(
-        partner=_partner(request),
+        partner=partner,
         email=payload.email,
-        site_url=request.build_absolute_uri("/"),
+        site_url=partner_site_url(partner, request),
         client_ip=_client_ip(request),
     )
     return {"detail": _text(request, "reset_sent")}

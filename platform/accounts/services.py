@@ -42,7 +42,7 @@ from accounts.models import LoginCode, LoginLink, User
 from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset, mail_signup_link
 from accounts.tokens import SESSION_START, refresh_token_validate, tokens_issue
 from tenants.config_schema import PartnerConfig
-from tenants.models import Partner
+from tenants.models import Partner, is_local_host
 
 CODE_PATTERN_LENGTH = 6
 
@@ -152,7 +152,10 @@ def verify_url_build(*, partner: Partner, verify_email_url: str, key: str) -> st
     """The magic link: the web app's verify URL (with its own query keys) plus `key`."""
     parts = urlsplit(verify_email_url)
     hosts = {domain.lower() for domain in partner.domains.values_list("domain", flat=True)}
-    if parts.scheme not in {"http", "https"} or (parts.hostname or "").lower() not in hosts:
+    host = (parts.hostname or "").lower()
+    # https on the partner's own host; plain http only on a developer's *.localhost.
+    schemes = {"https", "http"} if is_local_host(host) else {"https"}
+    if parts.scheme not in schemes or host not in hosts or parts.username is not None:
         raise ValueError("verify_email_url must point to this partner's own site")
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "key"]
     query.append(("key", key))

@@ -67,7 +67,9 @@ def test_a_partner_host_never_serves_another_partners_configuration(client: Clie
 
     assert other.status_code == 404
     assert other.json() == {"detail": "Partner not found."}
-    assert by_header.status_code == 404
+    # A header naming another partner than the host's is refused outright (issue 13).
+    assert by_header.status_code == 400
+    assert by_header.json() == {"detail": "X-SUBDOMAIN does not match this host."}
     assert "Stadtwerke" not in by_header.content.decode()
 
 

@@ -87,7 +87,7 @@ def test_a_partner_host_never_returns_another_partners_config(phone: Page, partn
         }"""
     )
 
-    assert statuses == [200, "autohaus", 404, 404]
+    assert statuses == [200, "autohaus", 404, 400]  # a disagreeing X-SUBDOMAIN is refused
 
 
 def test_the_desktop_welcome_offers_a_qr_code_of_the_current_url(

@@ -25,8 +25,8 @@ def test_a_header_naming_another_partner_on_a_partner_host_is_refused(client: Cl
         "/api/configs/autohaus/", HTTP_HOST="autohaus.localhost", headers={"X-Subdomain": "wallbox"}
     )
 
-    assert response.status_code == 404
-    assert response.json() == {"detail": "Partner not found."}
+    assert response.status_code == 400
+    assert response.json() == {"detail": "X-SUBDOMAIN does not match this host."}
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,8 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "thg.env" -}}
 - name: BASE_DOMAIN
   value: {{ .Values.baseDomain | quote }}
+- name: TRUSTED_PROXIES
+  value: {{ .Values.trustedProxies | toString | quote }}
 {{- range $name, $key := .Values.secretEnv.keys }}
 {{- if $key }}
 - name: {{ $name }}
