@@ -36,6 +36,9 @@ if not SECRET_KEY:
 # Partner sites live on {subdomain}.{BASE_DOMAIN}; the bare BASE_DOMAIN is the public host.
 BASE_DOMAIN = os.environ.get("BASE_DOMAIN", "localhost")
 PUBLIC_HOSTS = [BASE_DOMAIN, *env_list("PUBLIC_HOSTS", "127.0.0.1")]
+# The hops in front of the server that may set X-Forwarded-For: empty (none; the TCP peer is
+# the client), a count, or a comma list of CIDRs. Read by config.client.client_ip.
+TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "")
 # Hosts are validated by tenants.middleware.PartnerMiddleware against the Domain table
 # (custom partner domains included) and PUBLIC_HOSTS; nothing unknown reaches a view.
 ALLOWED_HOSTS = ["*"]

@@ -116,6 +116,7 @@ OPERATIONS: dict[tuple[str, str], Request] = {
     ("POST", "/api/clients/"): _json(
         "POST", "/api/clients/", lambda d: {"registration": d.registration_id, "first_name": "Max"}
     ),
+    ("GET", "/api/clients/previous/"): _json("GET", "/api/clients/previous/"),
     ("POST", "/api/clients/{client_id}/lock/"): _json("POST", "/api/clients/{d.client_id}/lock/"),
     ("POST", "/api/clients/validate_vat_number/"): _form(
         "/api/clients/validate_vat_number/", {"vat_number": "DE136695976"}
