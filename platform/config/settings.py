@@ -352,7 +352,7 @@ MAIL_QUIET = env_bool("MAIL_QUIET", not DEBUG)
 
 # Scan intake: the limits the web app reads from /api/system_constraints/.
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
-SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "40000000"))
+SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "25000000"))
 SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024

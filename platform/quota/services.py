@@ -134,8 +134,29 @@ def quota_application_resubmit(
     return new
 
 
+ADVERTISEMENT_CLICK_WINDOW = datetime.timedelta(minutes=1)
+
+
 def advertisement_click_record(*, advertisement_id: int, user: User | None) -> AdvertisementClick:
-    return AdvertisementClick.objects.create(advertisement_id=advertisement_id, user=user)
+    """One click per user and advertisement per minute: a repeat within the minute (a double
+    tap, a script) answers with the click already counted. The user's row lock serialises
+    parallel clicks, so two at once cannot both count."""
+    if user is None:
+        return AdvertisementClick.objects.create(advertisement_id=advertisement_id, user=None)
+    with transaction.atomic():
+        list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True))
+        recent = (
+            AdvertisementClick.objects.filter(
+                advertisement_id=advertisement_id,
+                user=user,
+                created_at__gt=timezone.now() - ADVERTISEMENT_CLICK_WINDOW,
+            )
+            .order_by("-created_at")
+            .first()
+        )
+        if recent is not None:
+            return recent
+        return AdvertisementClick.objects.create(advertisement_id=advertisement_id, user=user)
 
 
 def back_office_staff_ensure(*, username: str, email: str, password: str) -> User:

@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.files.storage import default_storage
-from django.http import FileResponse, HttpRequest
+from django.http import FileResponse, HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Router, Schema, Status
 from pydantic import Field
 
-from accounts.tokens import partner_auth
+from accounts.tokens import PartnerAccessToken, partner_auth
 from config.errors import FieldError
 from quota.services import allowed_registration_years
-from registrations import files, services
+from registrations import errors, files, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
@@ -24,6 +24,20 @@ router = Router(tags=["registrations"])
 
 YEARS_INVALID = "Bitte wählen Sie ein angebotenes Quotenjahr."
 FILE_MISSING = "Bitte laden Sie ein Bild oder PDF Ihres Fahrzeugscheins hoch."
+
+
+def registrations_client_ip(request: HttpRequest) -> str:
+    """The client's address for the upload budget. Stand-in until config.client.client_ip
+    (TRUSTED_PROXIES-aware) lands: swap this body for that call."""
+    return str(request.META.get("REMOTE_ADDR", ""))
+
+
+def _login_session(request: HttpRequest) -> str:
+    """The login this access token belongs to: its session start survives token refreshes,
+    so a refusal before a silent refresh still counts; the token id where it is missing."""
+    raw = request.headers.get("Authorization", "").partition(" ")[2]
+    token = PartnerAccessToken(raw)  # partner_auth validated this very header
+    return str(token.get("session_start") or token.get("jti"))
 
 
 @router.get("/system_constraints/", auth=None)
@@ -50,11 +64,24 @@ def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
 
 
 @router.post(
-    "/bev_registrations/", auth=partner_auth, response={201: list[dict[str, Any]], 400: dict, 413: dict}
+    "/bev_registrations/",
+    auth=partner_auth,
+    response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict},
 )
 def bev_registration_create(request: HttpRequest) -> Any:
     partner = request_partner(request)
     assert partner is not None
+    owner = request.auth  # type: ignore[attr-defined]
+    try:
+        services.upload_budget_take(
+            partner=partner, owner_id=owner.pk, client_ip=registrations_client_ip(request)
+        )
+    except services.UploadThrottled as throttled:
+        response = JsonResponse(
+            {"detail": errors.UPLOAD_THROTTLED_MESSAGE, "error_code": errors.UPLOAD_THROTTLED}, status=429
+        )
+        response["Retry-After"] = str(throttled.retry_after)
+        return response
     limits = services.scan_limits()
     # Refused before the body is read: nothing of an oversized upload is parsed or stored.
     declared = int(request.META.get("CONTENT_LENGTH") or 0)
@@ -84,11 +111,12 @@ def bev_registration_create(request: HttpRequest) -> Any:
     try:
         registration = services.registration_create(
             partner=partner,
-            owner=request.auth,  # type: ignore[attr-defined]
+            owner=owner,
             data=upload.read(),
             source=source,
             registration_years=years,
             skip_classifier=skip,
+            login=_login_session(request),
         )
     except ScanRejected as rejected:
         return Status(400, {"zlb_scan": {"error_code": rejected.code, "details": rejected.details}})

@@ -8,12 +8,13 @@ then the decode, at a reduced size where the format allows it.
 from __future__ import annotations
 
 import io
-import math
 import struct
+import threading
 import warnings
 from dataclasses import dataclass
 
 import pypdfium2 as pdfium
+from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from registrations import errors
@@ -33,6 +34,13 @@ RESIZED_LONG_SIDE = 1024
 PDF_RENDER_LONG_SIDE = 2000
 HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"}
 ROTATING_ORIENTATIONS = {5, 6, 7, 8}
+# PIL's own bomb guard (a warning above it, DecompressionBombError at twice it) follows the
+# scan limit, so no other image opened in this process can decode more either. Intake checks
+# the same header first and answers IMGC001 for both cases.
+Image.MAX_IMAGE_PIXELS = settings.SCAN_MAX_PIXELS
+# Decodes running at once in one process: a 25-megapixel PNG or WebP is decoded at full size
+# (about 100 MB) before it is reduced, and a worker's threads must not multiply that.
+DECODE_SLOTS = threading.BoundedSemaphore(2)
 
 
 @dataclass(frozen=True)
@@ -86,9 +94,13 @@ def _header_size(data: bytes, content_type: str) -> tuple[int, int]:
 def _open_image(
     data: bytes, content_type: str, *, min_size: int, max_pixels: int
 ) -> tuple[Image.Image, int, int]:
-    """The decoded image (upright, possibly reduced while decoding) and its full upright size."""
+    """The decoded image (upright, reduced while or right after decoding) and its full upright
+    size. Nothing is decoded before the header's size passed the pixel limit."""
     try:
-        image = Image.open(io.BytesIO(data))
+        with warnings.catch_warnings():
+            # Our own limit below decides, from the same header; PIL's warning adds nothing.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            image: Image.Image = Image.open(io.BytesIO(data))
     except Image.DecompressionBombError:
         width, height = _header_size(data, content_type)
         raise ScanRejected(
@@ -97,27 +109,46 @@ def _open_image(
         ) from None
     except DECODE_ERRORS:
         raise ScanRejected(errors.DAMAGED) from None
-    width, height = image.size
+    raw_width, raw_height = image.size
+    orientation = _orientation(image)
+    turned = orientation in ROTATING_ORIENTATIONS
+    width, height = (raw_height, raw_width) if turned else (raw_width, raw_height)
+    _size_check(width, height, min_size=min_size, max_pixels=max_pixels)
+    with DECODE_SLOTS:
+        try:
+            image = _decode_reduced(image)
+            # A PNG's eXIf chunk may follow the pixels: known only now.
+            if not turned and image.getexif().get(0x0112, 1) in ROTATING_ORIENTATIONS:
+                width, height = height, width
+        except (*DECODE_ERRORS, Image.DecompressionBombError):
+            raise ScanRejected(errors.DAMAGED) from None
+    return ImageOps.exif_transpose(image) or image, width, height
+
+
+def _orientation(image: Image.Image) -> int:
+    """The EXIF orientation as far as the header tells it. PIL's PNG getexif() decodes the
+    whole image to look for an eXIf chunk behind the pixels: not before the size check."""
+    if image.format == "PNG" and "exif" not in image.info:
+        return 1
     try:
-        orientation = image.getexif().get(0x0112, 1)
+        return int(image.getexif().get(0x0112, 1))
     except DECODE_ERRORS:
         raise ScanRejected(errors.DAMAGED) from None
-    if orientation in ROTATING_ORIENTATIONS:
-        width, height = height, width
-    _size_check(width, height, min_size=min_size, max_pixels=max_pixels)
-    if image.format == "JPEG":
-        # Decode at 1/2, 1/4 or 1/8 scale when that still covers what is stored.
-        # draft() wants both sides covered: ask for the stored size of this aspect ratio.
-        scale = STORED_LONG_SIDE / max(image.size)
-        if scale < 1:
-            image.draft("RGB", (math.ceil(image.width * scale), math.ceil(image.height * scale)))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            image.load()
-    except (*DECODE_ERRORS, Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise ScanRejected(errors.DAMAGED) from None
-    return ImageOps.exif_transpose(image) or image, width, height
+
+
+def _decode_reduced(image: Image.Image) -> Image.Image:
+    """Decoded at no more than STORED_LONG_SIDE. thumbnail() with a reducing gap asks a JPEG's
+    decoder for 1/2, 1/4 or 1/8 scale (draft) and shrinks any other format by a cheap integer
+    box reduce() before the final LANCZOS, so only PNG/WebP/HEIC pass through full size once.
+    A square box keeps this independent of the EXIF turn applied afterwards."""
+    if image.mode in ("1", "P", "PA") or image.mode.startswith("I"):
+        # Palette, bilevel and 16-bit images resize poorly (nearest neighbour) or not at all.
+        image.load()
+        image = image.convert("RGBA" if "transparency" in image.info or image.mode == "PA" else "RGB")
+    if max(image.size) > STORED_LONG_SIDE:
+        image.thumbnail((STORED_LONG_SIDE, STORED_LONG_SIDE), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    image.load()
+    return image
 
 
 def _render_pdf(data: bytes, *, min_size: int, max_pixels: int) -> tuple[Image.Image, int, int]:
@@ -135,15 +166,24 @@ def _render_pdf(data: bytes, *, min_size: int, max_pixels: int) -> tuple[Image.I
         scale = PDF_RENDER_LONG_SIDE / max(width_pt, height_pt)
         width, height = round(width_pt * scale), round(height_pt * scale)
         _size_check(width, height, min_size=min_size, max_pixels=max_pixels)
-        image = page.render(scale=scale).to_pil()
+        with DECODE_SLOTS:
+            image = page.render(scale=scale).to_pil()
         return image, width, height
     finally:
         document.close()
 
 
+def _pixels_only(image: Image.Image) -> Image.Image:
+    """A new RGB image holding nothing but the pixels: no EXIF (location), XMP, ICC profile,
+    JPEG comment or PNG text travels along (PIL copies `info` through convert() and writes a
+    source's comment back on save)."""
+    rgb = image.convert("RGB")
+    return Image.frombytes("RGB", rgb.size, rgb.tobytes())
+
+
 def _jpeg(image: Image.Image, quality: int) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=quality, optimize=True)
+    image.save(buffer, "JPEG", quality=quality, optimize=True, exif=b"", comment=b"")
     return buffer.getvalue()
 
 
@@ -157,8 +197,8 @@ def scan_prepare(data: bytes, *, min_size: int, max_pixels: int, max_bytes: int 
         image, width, height = _render_pdf(data, min_size=min_size, max_pixels=max_pixels)
     else:
         image, width, height = _open_image(data, content_type, min_size=min_size, max_pixels=max_pixels)
-    # Metadata (EXIF with its location) is dropped by re-encoding from pixels only.
-    image = image.convert("RGB")
+    # Metadata (EXIF with its location, XMP, ICC, comments) is dropped: re-encoded from pixels only.
+    image = _pixels_only(image)
     if max(image.size) > STORED_LONG_SIDE:
         image.thumbnail((STORED_LONG_SIDE, STORED_LONG_SIDE), Image.Resampling.LANCZOS)
     resized = image.copy()

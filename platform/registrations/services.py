@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from registrations import errors
 from registrations.errors import FILE_TOO_LARGE, ScanRejected
 from registrations.intake import scan_prepare
 from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo
@@ -39,6 +42,72 @@ def scan_limits() -> ScanLimits:
     )
 
 
+class UploadThrottled(Exception):
+    """Too many uploads from this token or this client address in the current window."""
+
+    def __init__(self, retry_after: int):
+        self.retry_after = retry_after
+        super().__init__(errors.UPLOAD_THROTTLED)
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    per_token: int
+    per_address: int
+    window: int  # seconds
+
+
+def upload_limits() -> UploadLimits:
+    # Read with defaults so an environment without these settings still limits.
+    return UploadLimits(
+        per_token=int(getattr(settings, "UPLOAD_LIMIT_PER_TOKEN", 20)),
+        per_address=int(getattr(settings, "UPLOAD_LIMIT_PER_ADDRESS", 60)),
+        window=int(getattr(settings, "UPLOAD_LIMIT_WINDOW", 600)),
+    )
+
+
+def _window_count(key: str, window: int) -> int:
+    """This window's count after adding one (fixed window in the shared cache)."""
+    cache.add(key, 0, timeout=window + 5)
+    try:
+        return int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=window + 5)
+        return 1
+
+
+def upload_budget_take(*, partner: Partner, owner_id: int, client_ip: str) -> None:
+    """Counts one upload for the token's owner and for the client address; refuses past either
+    budget. Checked before the body is read: a refused upload costs no decode."""
+    limits = upload_limits()
+    now = time.time()
+    bucket = int(now // limits.window)
+    retry_after = max(1, int((bucket + 1) * limits.window - now) + 1)
+    prefix = f"uploads:{partner.schema_name}:{bucket}"
+    over = _window_count(f"{prefix}:owner:{owner_id}", limits.window) > limits.per_token
+    # The address counts every attempt, also those of owners already over their own budget.
+    over = _window_count(f"{prefix}:address:{client_ip}", limits.window) > limits.per_address or over
+    if over:
+        raise UploadThrottled(retry_after)
+
+
+def _refusal_key(partner: Partner, owner: User, login: str) -> str:
+    return f"scan-refused:{partner.schema_name}:{owner.pk}:{login}"
+
+
+CLASSIFIER_REFUSAL_MEMORY = 24 * 3600  # seconds a refusal lets this login skip the classifier
+
+
+def _classifier_refusal_record(*, partner: Partner, owner: User, login: str) -> None:
+    cache.set(_refusal_key(partner, owner, login), True, timeout=CLASSIFIER_REFUSAL_MEMORY)
+
+
+def classifier_skip_allowed(*, partner: Partner, owner: User, login: str) -> bool:
+    """The web app offers 'upload anyway' only after the classifier refused a scan (IMGC002/003);
+    a client asking to skip without such a refusal in this login is not believed."""
+    return bool(cache.get(_refusal_key(partner, owner, login)))
+
+
 def _next_sequence() -> int:
     with connection.cursor() as cursor:
         cursor.execute("SELECT nextval(%s)", [SEQUENCE_NAME])
@@ -53,15 +122,25 @@ def registration_create(
     source: str,
     registration_years: list[int],
     skip_classifier: bool,
+    login: str,
 ) -> BevRegistration:
-    """Check, read and store a scan; the registration exists only if all of that succeeded."""
+    """Check, read and store a scan; the registration exists only if all of that succeeded.
+
+    `login` names the login session of the token (owner + session start): a skip of the
+    classifier is honoured only after the classifier refused a scan in that login."""
     limits = scan_limits()
     prepared = scan_prepare(
         data, min_size=limits.min_size, max_pixels=limits.max_pixels, max_bytes=limits.max_bytes
     )
+    skip_classifier = skip_classifier and classifier_skip_allowed(partner=partner, owner=owner, login=login)
     reading = document_read(prepared.image)
     if not skip_classifier:
-        document_check(reading)
+        try:
+            document_check(reading)
+        except ScanRejected as rejected:
+            if rejected.code in (errors.NOT_A_ZLB, errors.NOT_CLASSIFIABLE):
+                _classifier_refusal_record(partner=partner, owner=owner, login=login)
+            raise
     registration = BevRegistration(
         owner=owner,
         source=source,
@@ -113,8 +192,11 @@ __all__ = [
     "B2B_SOURCE",
     "FILE_TOO_LARGE",
     "ScanRejected",
+    "UploadThrottled",
+    "classifier_skip_allowed",
     "device_info_create",
     "registration_create",
     "registration_lock",
     "scan_limits",
+    "upload_budget_take",
 ]

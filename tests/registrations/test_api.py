@@ -62,7 +62,7 @@ def test_system_constraints(client: Client) -> None:
     response = client.get("/api/system_constraints/", HTTP_HOST=HOST)
 
     assert response.json() == {
-        "bev_registration": {"zlb_scan_constraints": {"min_size": 500, "max_pixels": 40_000_000}}
+        "bev_registration": {"zlb_scan_constraints": {"min_size": 500, "max_pixels": 25_000_000}}
     }
 
 
@@ -137,7 +137,7 @@ def test_too_small_answers_imgc001_with_the_given_size(client: Client, auth: dic
     assert response.json() == {
         "zlb_scan": {
             "error_code": "IMGC001",
-            "details": {"given_width": 320, "given_height": 240, "min_size": 500, "max_pixels": 40_000_000},
+            "details": {"given_width": 320, "given_height": 240, "min_size": 500, "max_pixels": 25_000_000},
         }
     }
 
@@ -145,6 +145,9 @@ def test_too_small_answers_imgc001_with_the_given_size(client: Client, auth: dic
 def test_skip_classifier_lets_a_page_through_for_the_back_office(
     client: Client, auth: dict[str, str]
 ) -> None:
+    # the web app offers 'upload anyway' only after the classifier refused the page
+    assert upload(client, auth, letter(2), name="brief.png").json()["zlb_scan"]["error_code"] == "IMGC002"
+
     response = upload(client, auth, letter(2), name="brief.png", skip_classifier="True")
 
     assert response.status_code == 201

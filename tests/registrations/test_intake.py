@@ -13,7 +13,7 @@ from registrations.errors import ScanRejected
 from registrations.intake import scan_prepare, sniff
 from tests.fixtures.zlb.generate import encode, zlb_document
 
-LIMITS = {"min_size": 500, "max_pixels": 40_000_000}
+LIMITS = {"min_size": 500, "max_pixels": 25_000_000}
 
 
 def image_bytes(size: tuple[int, int], fmt: str = "JPEG", **save: object) -> bytes:
@@ -96,7 +96,7 @@ def test_too_small_gives_imgc001_with_the_given_size() -> None:
         "given_width": 400,
         "given_height": 900,
         "min_size": 500,
-        "max_pixels": 40_000_000,
+        "max_pixels": 25_000_000,
     }
 
 
