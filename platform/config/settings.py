@@ -353,6 +353,10 @@ MAIL_QUIET = env_bool("MAIL_QUIET", not DEBUG)
 # Scan intake: the limits the web app reads from /api/system_constraints/.
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
 SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "25000000"))
+# Uploads per token (login) and per client address in a window (seconds); 429 beyond.
+UPLOAD_LIMIT_PER_TOKEN = int(os.environ.get("UPLOAD_LIMIT_PER_TOKEN", "20"))
+UPLOAD_LIMIT_PER_ADDRESS = int(os.environ.get("UPLOAD_LIMIT_PER_ADDRESS", "60"))
+UPLOAD_LIMIT_WINDOW = int(os.environ.get("UPLOAD_LIMIT_WINDOW", "600"))
 SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024

@@ -12,6 +12,7 @@ from ninja import Router, Schema, Status
 from pydantic import Field
 
 from accounts.tokens import PartnerAccessToken, partner_auth
+from config.client import client_ip
 from config.errors import FieldError
 from quota.services import allowed_registration_years
 from registrations import errors, files, services
@@ -24,12 +25,6 @@ router = Router(tags=["registrations"])
 
 YEARS_INVALID = "Bitte wählen Sie ein angebotenes Quotenjahr."
 FILE_MISSING = "Bitte laden Sie ein Bild oder PDF Ihres Fahrzeugscheins hoch."
-
-
-def registrations_client_ip(request: HttpRequest) -> str:
-    """The client's address for the upload budget. Stand-in until config.client.client_ip
-    (TRUSTED_PROXIES-aware) lands: swap this body for that call."""
-    return str(request.META.get("REMOTE_ADDR", ""))
 
 
 def _login_session(request: HttpRequest) -> str:
@@ -73,9 +68,7 @@ def bev_registration_create(request: HttpRequest) -> Any:
     assert partner is not None
     owner = request.auth  # type: ignore[attr-defined]
     try:
-        services.upload_budget_take(
-            partner=partner, owner_id=owner.pk, client_ip=registrations_client_ip(request)
-        )
+        services.upload_budget_take(partner=partner, owner_id=owner.pk, client_ip=client_ip(request))
     except services.UploadThrottled as throttled:
         response = JsonResponse(
             {"detail": errors.UPLOAD_THROTTLED_MESSAGE, "error_code": errors.UPLOAD_THROTTLED}, status=429
