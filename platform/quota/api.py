@@ -12,6 +12,7 @@ from pydantic import Field, ValidationError
 from accounts.tokens import partner_auth
 from config.errors import FieldError
 from config.i18n import Language, request_language
+from config.text import CleanMultiline
 from quota import selectors, services
 from quota.models import QuotaApplication, QuotaStatus
 from tenants.config_schema import PartnerConfig
@@ -88,7 +89,7 @@ def quota_application_filters(request: HttpRequest) -> dict[str, Any]:
 class ResubmitForm(Schema):
     period: int | None = None
     email_promotion_opt_in: bool = False
-    free_text: str = Field(default="", max_length=2000)
+    free_text: CleanMultiline = Field(default="", max_length=2000)
 
 
 def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:

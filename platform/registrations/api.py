@@ -13,6 +13,7 @@ from pydantic import Field
 
 from accounts.tokens import partner_auth
 from config.errors import FieldError
+from config.text import CleanText
 from quota.services import allowed_registration_years
 from registrations import files, services
 from registrations.errors import ScanRejected
@@ -129,12 +130,12 @@ def scan_image(request: HttpRequest, token: str) -> Any:
 
 class DeviceInfoIn(Schema):
     registration: int
-    device_type: str = Field(pattern="^(mobile|desktop)$")
-    device_name: str = Field(default="", max_length=200)
-    browser_version: str = Field(default="", max_length=200)
-    os_name: str = Field(default="", max_length=100)
-    os_version: str = Field(default="", max_length=100)
-    full_user_agent_string: str = Field(default="", max_length=1000)
+    device_type: CleanText = Field(pattern="^(mobile|desktop)$")
+    device_name: CleanText = Field(default="", max_length=200)
+    browser_version: CleanText = Field(default="", max_length=200)
+    os_name: CleanText = Field(default="", max_length=100)
+    os_version: CleanText = Field(default="", max_length=100)
+    full_user_agent_string: CleanText = Field(default="", max_length=1000)
 
 
 @router.post("/fe_user_agent_data/", auth=partner_auth, response={201: dict, 404: dict})
