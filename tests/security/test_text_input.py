@@ -277,3 +277,26 @@ def test_a_password_may_hold_emoji_but_no_control_character(client: Client) -> N
     from config.text import password_problem
 
     assert password_problem("Sommer😀Regen-2024!") is None
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="wiring: billing/services.py _b2b_clean must use config.text.text_problem instead of "
+    "contains_emoji (control characters pass there today); remove this mark once wired",
+)
+@pytest.mark.parametrize(("value", "message"), [pytest.param(*v, id=k) for k, v in CONTROL.items()])
+def test_the_b2b_placeholder_client_refuses_control_characters(
+    client: Client, owner: User, value: str, message: str
+) -> None:
+    before = tenant_rows()
+
+    response = client.post(
+        "/api/clients/",
+        json.dumps({"source": "b2b_fe", "first_name": value}),
+        content_type="application/json",
+        HTTP_HOST=HOST,
+        **bearer(owner),
+    )
+
+    assert (response.status_code, response.json()) == (400, {"first_name": [message]})
+    assert tenant_rows() == before
