@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, Router, Schema, Status
 
 from config.client import client_ip
+from config.text import CleanText
 from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.directory import directory
 from tenants.middleware import PARTNER_NOT_FOUND, request_partner
@@ -42,7 +43,7 @@ def config_detail(request: HttpRequest, subdomain: str) -> HttpResponse:
 
 class ConfigPreviewIn(Schema):
     kind: Literal["standard", "utility", "wallbox"] = "standard"
-    name: str = Field(default="Neuer Partner", max_length=200)
+    name: CleanText = Field(default="Neuer Partner", max_length=200)
     config: dict[str, Any]
 
 

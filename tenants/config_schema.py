@@ -27,55 +27,76 @@ WEB_URL = re.compile(r"^https?://[^\s\"'<>]+$")
 # Fonts the web app ships itself (self-hosted, no third-party font service).
 FontFamily = Literal["Open Sans", "Roboto", "Lato", "Montserrat", "Inter"]
 
-# Tags a partner may use in impressum, privacy text and advertisement free text.
+# Partner HTML: FAQ answers, terms and privacy texts (base64), the finish text (base64),
+# impressum, data privacy text and the advertisement's free text. The web app renders it with
+# DOMPurify as a second line; this allow-list is the first and is what gets stored.
+# Left out on purpose: style/class/id attributes (a fixed full-screen overlay, a look-alike
+# login box), <style>, <form>/<input>/<button> (password phishing inside the partner's own
+# page), <iframe>/<object>/<embed> (the FAQ video is the separate faq_youtube_video_link,
+# embedded by the web app itself), <svg>/<math> (script and event handlers inside).
 ALLOWED_TAGS = {
-    "a",
-    "b",
-    "br",
-    "div",
-    "em",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "hr",
-    "i",
-    "li",
-    "ol",
-    "p",
-    "span",
-    "strong",
-    "u",
-    "ul",
-    "img",
-    "small",
-    "sub",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "th",
-    "thead",
-    "tr",
-}
+    "a", "b", "blockquote", "br", "div", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "li",
+    "ol", "p", "span", "strong", "u", "ul", "img", "small", "sub", "sup", "table", "tbody", "td",
+    "th", "thead", "tr",
+}  # fmt: skip
+# Removed together with their content: what is inside them is code or a trap, not text.
+DROPPED_WITH_CONTENT = {
+    "script", "style", "form", "button", "select", "textarea", "iframe", "object", "embed",
+    "svg", "math", "template", "noscript", "title",
+}  # fmt: skip
+ALIGNABLE = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "td", "th"}
 ALLOWED_ATTRIBUTES = {
     "a": {"href", "title", "target"},
     "img": {"src", "alt", "width", "height"},
     "td": {"colspan", "rowspan"},
     "th": {"colspan", "rowspan"},
+    # The rich-text editor's alignment, as the HTML attribute (a style attribute is refused).
+    **{tag: {"align"} for tag in ALIGNABLE if tag not in {"td", "th"}},
 }
+ALLOWED_ATTRIBUTES["td"] |= {"align"}
+ALLOWED_ATTRIBUTES["th"] |= {"align"}
+# tel: for the phone number an impressum must give; no javascript:, data:, vbscript:, file:.
+URL_SCHEMES = {"http", "https", "mailto", "tel"}
+ATTRIBUTE_VALUES = {
+    "align": {"left", "center", "right", "justify"},
+    "target": {"_blank", "_self"},
+}
+SIZE = re.compile(r"^\d{1,4}$")
+
+
+def _attribute_filter(tag: str, attribute: str, value: str) -> str | None:
+    """Keep only known values of the attributes that take a fixed set."""
+    allowed = ATTRIBUTE_VALUES.get(attribute)
+    if allowed is not None:
+        value = value.strip().lower()
+        return value if value in allowed else None
+    if attribute in {"width", "height", "colspan", "rowspan"}:
+        return value if SIZE.match(value.strip()) else None
+    return value
 
 
 def sanitize_html(value: str) -> str:
     return nh3.clean(
         value,
         tags=ALLOWED_TAGS,
+        clean_content_tags=DROPPED_WITH_CONTENT,
         attributes=ALLOWED_ATTRIBUTES,
-        url_schemes={"http", "https", "mailto", "tel"},
+        attribute_filter=_attribute_filter,
+        url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer",
+        strip_comments=True,
     )
+
+
+def _base64_html(value: str) -> str:
+    """A base64 text (terms, privacy, finish) holding HTML: decoded, sanitised, encoded again."""
+    if not value:
+        return value
+    try:
+        text = base64.b64decode(value, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError) as exc:
+        raise ValueError("Enter the text base64-encoded (UTF-8).") from exc
+    return base64.b64encode(sanitize_html(text).encode("utf-8")).decode("ascii")
 
 
 def _hex_color(value: str) -> str:
@@ -99,21 +120,11 @@ def _web_url(value: str) -> str:
     return value
 
 
-def _base64_text(value: str) -> str:
-    if not value:
-        return value
-    try:
-        base64.b64decode(value, validate=True).decode("utf-8")
-    except (binascii.Error, UnicodeDecodeError) as exc:
-        raise ValueError("Enter the text base64-encoded (UTF-8).") from exc
-    return value
-
-
 Color = Annotated[str, AfterValidator(_hex_color)]
 AssetUrl = Annotated[str | None, AfterValidator(_asset_url)]
 WebUrl = Annotated[str, AfterValidator(_web_url)]
-Base64Text = Annotated[str, AfterValidator(_base64_text)]
 Html = Annotated[str, AfterValidator(sanitize_html)]
+Base64Html = Annotated[str, AfterValidator(_base64_html)]
 Text = Annotated[str, Field(max_length=5000)]
 ShortText = Annotated[str, Field(max_length=300)]
 
@@ -139,7 +150,7 @@ with warnings.catch_warnings():
 
 class FaqItem(Strict):
     question: ShortText
-    answer: Text
+    answer: Annotated[Html, Field(max_length=5000)]
 
 
 class LoginPage(Strict):
@@ -161,12 +172,12 @@ class TermsPage(Strict):
 
 
 class DocumentPage(Strict):
-    text: Base64Text = ""
+    text: Base64Html = ""
     file: AssetUrl = None
 
 
 class FinishPage(Strict):
-    text: Base64Text = ""
+    text: Base64Html = ""
     title: ShortText = "Vielen Dank für Ihre Registrierung!"
     countdown_seconds: int = Field(default=0, ge=0, le=600)
     is_auto_redirect_enabled: bool = False

@@ -4,10 +4,14 @@ from ninja import Schema
 from pydantic import Field, field_validator
 
 from accounts.validation import email_normalise
+from config.text import CleanText, Password
+
+# Every str a client sends is CleanText (no control characters, no emoji; config.text);
+# passwords are Password (control characters refused, any printable character allowed).
 
 
 class EmailIn(Schema):
-    email: str
+    email: CleanText
 
     @field_validator("email")
     @classmethod
@@ -16,20 +20,20 @@ class EmailIn(Schema):
 
 
 class LoginSendIn(EmailIn):
-    partner: str = Field(min_length=1, max_length=63)
-    verify_email_url: str = Field(default="", max_length=2000)
+    partner: CleanText = Field(min_length=1, max_length=63)
+    verify_email_url: CleanText = Field(default="", max_length=2000)
 
 
 class CodeVerifyIn(EmailIn):
-    otp_code: str = Field(max_length=32)
+    otp_code: CleanText = Field(max_length=32)
 
 
 class LinkVerifyIn(Schema):
-    key: str = Field(min_length=1, max_length=200)
+    key: CleanText = Field(min_length=1, max_length=200)
 
 
 class RefreshIn(Schema):
-    refresh: str = Field(min_length=1, max_length=4000)
+    refresh: CleanText = Field(min_length=1, max_length=4000)
 
 
 class TokensOut(Schema):
@@ -38,7 +42,7 @@ class TokensOut(Schema):
 
 
 class SentOut(Schema):
-    email: str
+    email: CleanText
 
 
 class ErrorOut(Schema):
@@ -53,7 +57,7 @@ class ProfilePartnerOut(Schema):
 
 
 class ProfileOut(Schema):
-    email: str
+    email: CleanText
     first_name: str
     last_name: str
     username: str
@@ -61,9 +65,9 @@ class ProfileOut(Schema):
 
 
 class PortalLoginIn(Schema):
-    username: str = Field(max_length=254)
-    password: str = Field(max_length=200)
-    recaptcha: str = Field(default="", max_length=2000)
+    username: CleanText = Field(max_length=254)
+    password: Password = Field(max_length=200)
+    recaptcha: CleanText = Field(default="", max_length=2000)
 
 
 class PortalLoginOut(Schema):
@@ -74,7 +78,7 @@ class PortalLoginOut(Schema):
 
 class OtpVerifyIn(Schema):
     user_id: int
-    otp_code: str = Field(max_length=32)
+    otp_code: CleanText = Field(max_length=32)
 
 
 class OtpResendIn(Schema):
@@ -96,21 +100,21 @@ class ResetRequestIn(EmailIn):
 
 class ResetVerifyOut(Schema):
     detail: str
-    email: str
+    email: CleanText
     is_user_creation: bool
 
 
 class ResetCompleteIn(Schema):
-    password: str = Field(default="", max_length=200)
-    password_again: str = Field(default="", max_length=200)
-    token: str = Field(max_length=200)
-    uidb64: str = Field(max_length=50)
-    recaptcha: str = Field(default="", max_length=2000)
+    password: Password = Field(default="", max_length=200)
+    password_again: Password = Field(default="", max_length=200)
+    token: CleanText = Field(max_length=200)
+    uidb64: CleanText = Field(max_length=50)
+    recaptcha: CleanText = Field(default="", max_length=2000)
 
 
 class SignupSendIn(EmailIn):
-    partner: str = Field(min_length=1, max_length=63)
-    verify_email_url: str = Field(max_length=2000)
+    partner: CleanText = Field(min_length=1, max_length=63)
+    verify_email_url: CleanText = Field(max_length=2000)
 
 
 class SignupVerifyOut(Schema):
@@ -120,10 +124,10 @@ class SignupVerifyOut(Schema):
 
 
 class AccountCreateIn(Schema):
-    password: str = Field(default="", max_length=200)
-    password_again: str | None = Field(default=None, max_length=200)
-    subdomain: str = Field(max_length=63)
-    recaptcha: str = Field(default="", max_length=2000)
+    password: Password = Field(default="", max_length=200)
+    password_again: Password | None = Field(default=None, max_length=200)
+    subdomain: CleanText = Field(max_length=63)
+    recaptcha: CleanText = Field(default="", max_length=2000)
 
 
 class AccountCreatedOut(Schema):

@@ -11,6 +11,7 @@ from ninja import Body, Form, Router, Status
 from accounts.tokens import partner_auth
 from billing import errors, selectors, services
 from billing.models import Client
+from config.text import CleanText
 from tenants.middleware import request_partner
 
 router = Router(tags=["billing"], auth=partner_auth)
@@ -49,7 +50,7 @@ def client_lock(request: HttpRequest, client_id: int) -> Any:
 
 
 @router.post("/clients/validate_vat_number/", response={200: dict, 400: dict})
-def validate_vat_number(request: HttpRequest, vat_number: str = Form("", max_length=40)) -> Any:  # noqa: B008
+def validate_vat_number(request: HttpRequest, vat_number: CleanText = Form("", max_length=40)) -> Any:  # noqa: B008
     if services.vat_number_check(vat_number):
         return {"status": "valid"}
     return Status(400, {"error_code": errors.VAT_INVALID})

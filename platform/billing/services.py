@@ -12,6 +12,7 @@ from django.utils.module_loading import import_string
 from accounts.models import User
 from billing import errors
 from billing.models import Client
+from config.text import text_problem
 from billing.selectors import client_previous
 from billing.validation import client_validate, tax_number_normalise, tax_number_valid
 from quota.services import quota_applications_create
@@ -38,7 +39,7 @@ class ClientLockError(Exception):
 
 def _b2b_clean(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The placeholder client of the B2B flow: no address, no payment data."""
-    from billing.validation import MAX_LENGTHS, contains_emoji
+    from billing.validation import MAX_LENGTHS
 
     clean: dict[str, Any] = {"source": B2B_SOURCE}
     found: dict[str, Any] = {}
@@ -46,8 +47,8 @@ def _b2b_clean(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         value = data.get(field) or ""
         if not isinstance(value, str):
             found[field] = ["Bitte geben Sie einen Text ein."]
-        elif contains_emoji(value):
-            found[field] = [errors.NO_EMOJIS]
+        elif problem := text_problem(value):
+            found[field] = [problem]
         elif len(value) > MAX_LENGTHS[field]:
             found[field] = [f"Höchstens {MAX_LENGTHS[field]} Zeichen."]
         else:

@@ -9,8 +9,8 @@ from schwifty import IBAN
 from schwifty.exceptions import SchwiftyException
 from stdnum.de import stnr, vat
 
-from accounts.validation import contains_emoji
 from billing import errors
+from config.text import contains_emoji, text_problem
 from tenants.config_schema import PartnerConfig
 
 TEXT_FIELDS = (
@@ -24,6 +24,8 @@ MAX_LENGTHS = {
     "campaign": 200, "free_text": 2000, "full_url_variable_string": 2000, "name_of_business": 200,
     "vat_number": 20, "signup_url": 2000, "login_url": 2000,
 }  # fmt: skip
+# Typed in a text area: line breaks allowed (other control characters still refused).
+MULTILINE_FIELDS = {"free_text"}
 HOLDER = re.compile(r"^[A-Za-z0-9/?:().,+‘' ]+$")
 VAT_ID = re.compile(r"^DE[ -]?(\d{9})$", re.IGNORECASE)
 TAX_NUMBER = re.compile(r"^(\d{10,12}|\d{4}0\d{8})$")
@@ -34,6 +36,9 @@ GENDERS = {
 }
 
 Errors = dict[str, Any]
+
+# billing.services' B2B placeholder client checks its fields with this (full emoji set).
+__all__ = ["contains_emoji", "client_validate", "iban_check", "tax_number_normalise", "tax_number_valid"]
 
 
 def iban_check(value: str) -> str | None:
@@ -82,8 +87,9 @@ def client_validate(data: dict[str, Any], config: PartnerConfig) -> tuple[dict[s
             _add(found, field, "Bitte geben Sie einen Text ein.")
             continue
         value = value.strip()
-        if contains_emoji(value):
-            _add(found, field, errors.NO_EMOJIS)
+        problem = text_problem(value, multiline=field in MULTILINE_FIELDS)
+        if problem:
+            _add(found, field, problem)
         elif len(value) > MAX_LENGTHS[field]:
             _add(found, field, f"Höchstens {MAX_LENGTHS[field]} Zeichen.")
         clean[field] = value

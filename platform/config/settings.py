@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "config.health.HealthMiddleware",
     "config.logs.RequestLogMiddleware",
     "tenants.middleware.PartnerMiddleware",
+    # A deactivated partner answers only its configuration call (tenants.active).
+    "tenants.active.InactivePartnerMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -12,6 +12,7 @@ from pydantic import Field, ValidationError
 from accounts.tokens import partner_auth
 from config.errors import FieldError
 from config.i18n import Language, request_language
+from config.text import CleanMultiline
 from quota import selectors, services
 from quota.models import QuotaApplication, QuotaStatus
 from tenants.config_schema import PartnerConfig
@@ -88,7 +89,7 @@ def quota_application_filters(request: HttpRequest) -> dict[str, Any]:
 class ResubmitForm(Schema):
     period: int | None = None
     email_promotion_opt_in: bool = False
-    free_text: str = Field(default="", max_length=2000)
+    free_text: CleanMultiline = Field(default="", max_length=2000)
 
 
 def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:
@@ -103,7 +104,8 @@ def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:
     else:
         data = QueryDict()
     period = (data.get("period") or "").strip()
-    if not period.isdigit():
+    # isdecimal, not isdigit: '²' is a digit that int() refuses.
+    if not (period.isascii() and period.isdecimal()):
         raise FieldError("period", texts["year"])
     try:
         return ResubmitForm(
@@ -112,8 +114,9 @@ def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:
             in ("true", "1", "on"),
             free_text=data.get("free_text") or "",
         )
-    except ValidationError:
-        raise FieldError("free_text", "max 2000") from None
+    except ValidationError as exc:
+        message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        raise FieldError("free_text", message) from None
 
 
 @router.put(

@@ -14,6 +14,8 @@ from pydantic import Field
 from accounts.tokens import PartnerAccessToken, partner_auth
 from config.client import client_ip
 from config.errors import FieldError
+from config.text import form_text_check
+from config.text import CleanText
 from quota.services import allowed_registration_years
 from registrations import errors, files, services
 from registrations.errors import ScanRejected
@@ -83,6 +85,7 @@ def bev_registration_create(request: HttpRequest) -> Any:
             413,
             {"zlb_scan": {"error_code": services.FILE_TOO_LARGE, "details": {"max_bytes": limits.max_bytes}}},
         )
+    form_text_check(request.POST, ("partner", "source", "registration_years", "skip_classifier"))
     if request.POST.get("partner", "").strip().lower() != partner.subdomain:
         raise FieldError("partner", "Dieser Partner passt nicht zu dieser Website.")
     upload = request.FILES.get("zlb_scan")
@@ -150,12 +153,12 @@ def scan_image(request: HttpRequest, token: str) -> Any:
 
 class DeviceInfoIn(Schema):
     registration: int
-    device_type: str = Field(pattern="^(mobile|desktop)$")
-    device_name: str = Field(default="", max_length=200)
-    browser_version: str = Field(default="", max_length=200)
-    os_name: str = Field(default="", max_length=100)
-    os_version: str = Field(default="", max_length=100)
-    full_user_agent_string: str = Field(default="", max_length=1000)
+    device_type: CleanText = Field(pattern="^(mobile|desktop)$")
+    device_name: CleanText = Field(default="", max_length=200)
+    browser_version: CleanText = Field(default="", max_length=200)
+    os_name: CleanText = Field(default="", max_length=100)
+    os_version: CleanText = Field(default="", max_length=100)
+    full_user_agent_string: CleanText = Field(default="", max_length=1000)
 
 
 @router.post("/fe_user_agent_data/", auth=partner_auth, response={201: dict, 404: dict})

@@ -96,6 +96,7 @@ def main(path: str, runs: int) -> None:
                     source="bench",
                     registration_years=[],
                     skip_classifier=False,
+                    login="bench",
                 )
             )
             pipeline.append(time.perf_counter() - started)
