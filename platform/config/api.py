@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import ValidationError
 
 from accounts.api import router as accounts_router
 from accounts.errors import AccountError
 from billing.api import router as billing_router
+from config.api_errors import (
+    BAD_REQUEST,
+    BODY_ERRORS,
+    DETAILS,
+    NOT_FOUND,
+    SERVER_ERROR,
+    body_error_response,
+)
 from config.errors import FieldError, field_errors
 from config.i18n import request_language
 from quota.api import router as quota_router
@@ -22,6 +33,8 @@ api.add_router("/", accounts_router)
 api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 api.add_router("/", quota_router)
+
+logger = logging.getLogger("django.request")
 
 
 @api.exception_handler(ValidationError)
@@ -44,6 +57,47 @@ def _account_error(request: HttpRequest, exc: AccountError) -> HttpResponse:
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
     return response
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    # Never Django's message: "No BevRegistration matches the given query." names a model.
+    return api.create_response(request, {"detail": NOT_FOUND}, status=404)
+
+
+def _body_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    response = body_error_response(exc)
+    assert response is not None
+    return response
+
+
+_body_exceptions: tuple[type[Exception], ...] = (RequestDataTooBig, *BODY_ERRORS)
+for _body_exception in _body_exceptions:
+    api.add_exception_handler(_body_exception, _body_error)  # type: ignore[arg-type]
+
+
+@api.exception_handler(SuspiciousOperation)
+def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+    # Django answers these 400 too; logged by Django's security logger as it would.
+    logging.getLogger(f"django.security.{type(exc).__name__}").error(str(exc))
+    return api.create_response(request, {"detail": BAD_REQUEST}, status=400)
+
+
+@api.exception_handler(PermissionDenied)
+def _forbidden(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
+    return api.create_response(request, {"detail": DETAILS[403]}, status=403)
+
+
+@api.exception_handler(Exception)
+def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """Any other failure: logged with its traceback, answered without it."""
+    logger.error(
+        "Internal Server Error: %s",
+        request.path,
+        exc_info=exc,
+        extra={"status_code": 500, "request": request},
+    )
+    return api.create_response(request, {"detail": SERVER_ERROR}, status=500)
 
 
 if settings.BENCH_ENDPOINTS:

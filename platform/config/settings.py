@@ -124,6 +124,8 @@ MIDDLEWARE = [
     # Probes first: any host, plain HTTP, no partner (see config.health).
     "config.health.HealthMiddleware",
     "config.logs.RequestLogMiddleware",
+    # /api/: bodies refused before they are read, every error as JSON, Cache-Control: no-store.
+    "config.api_errors.ApiErrorMiddleware",
     "tenants.middleware.PartnerMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.security.ContentSecurityPolicyMiddleware",
@@ -412,6 +414,11 @@ SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+# A multipart body (the scan upload) beyond this, any other body beyond
+# DATA_UPLOAD_MAX_MEMORY_SIZE, is answered 413 before it is read (config.api_errors).
+UPLOAD_MAX_BODY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+# Django's default, named here because the API answers more fields with a JSON 400.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 # `manage.py migrate_all`: partner schemas with pending migrations are migrated by this many
 # processes at once (django-tenants' multiprocessing executor).
