@@ -14,7 +14,7 @@ from pydantic import Field
 from accounts.tokens import partner_auth
 from config.errors import FieldError
 from quota.services import allowed_registration_years
-from registrations import files, services
+from registrations import files, schemas, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
@@ -50,7 +50,10 @@ def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
 
 
 @router.post(
-    "/bev_registrations/", auth=partner_auth, response={201: list[dict[str, Any]], 400: dict, 413: dict}
+    "/bev_registrations/",
+    auth=partner_auth,
+    response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict},
+    openapi_extra=schemas.UPLOAD_BODY,
 )
 def bev_registration_create(request: HttpRequest) -> Any:
     partner = request_partner(request)
