@@ -66,7 +66,8 @@ def schemathesis(port: int, name: str, *headers: str) -> dict[str, Any]:
         "--suppress-health-check",
         "all",
     ]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=3600, cwd=ROOT)
+    # Run inside var/fuzz: schemathesis keeps its crash cache in the working folder.
+    result = subprocess.run(command, capture_output=True, text=True, timeout=3600, cwd=REPORTS)
     (REPORTS / f"{name}.txt").write_text(result.stdout + result.stderr)
     return {"returncode": result.returncode, "stdout": result.stdout}
 
