@@ -160,7 +160,7 @@ def _device_cookie(response: HttpResponse, partner: Partner, user: User) -> None
         settings.DEVICE_COOKIE_NAME,
         services.device_cookie_value(partner=partner, user=user),
         max_age=settings.DEVICE_COOKIE_AGE,
-        secure=not settings.DEBUG,
+        secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,
         samesite="Lax",
     )

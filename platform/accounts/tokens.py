@@ -7,12 +7,14 @@ keeps the login's `session_start`, so a chain of rotations ends 30 days after th
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any, cast
 
 from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer
-from ninja_jwt.exceptions import TokenError
+from ninja_jwt.backends import TokenBackend
+from ninja_jwt.exceptions import TokenBackendError, TokenError
 from ninja_jwt.tokens import AccessToken, RefreshToken
 
 from accounts.errors import INVALID_TOKEN, AccountError
@@ -23,12 +25,46 @@ from tenants.models import Partner
 SESSION_START = "session_start"
 
 
+class RotatingTokenBackend:
+    """Signs with JWT_SIGNING_KEY; verifies with it or, during a key rotation, with one of
+    JWT_PREVIOUS_SIGNING_KEYS (django-ninja-jwt itself knows a single key)."""
+
+    def _backends(self) -> list[TokenBackend]:
+        keys = (settings.JWT_SIGNING_KEY, *settings.JWT_PREVIOUS_SIGNING_KEYS)
+        return _token_backends(keys, str(settings.NINJA_JWT.get("ALGORITHM", "HS256")))
+
+    def encode(self, payload: dict[str, Any]) -> str:
+        return cast(str, self._backends()[0].encode(payload))
+
+    def decode(self, token: Any, verify: bool = True) -> dict[str, Any]:
+        first: TokenBackendError | None = None
+        for backend in self._backends():
+            try:
+                return cast(dict[str, Any], backend.decode(token, verify=verify))
+            except TokenBackendError as error:
+                first = first or error
+        assert first is not None
+        raise first
+
+    def get_leeway(self) -> timedelta:
+        return cast(timedelta, self._backends()[0].get_leeway())
+
+
+@lru_cache(maxsize=8)
+def _token_backends(keys: tuple[str, ...], algorithm: str) -> list[TokenBackend]:
+    return [TokenBackend(algorithm, signing_key=key) for key in keys]
+
+
+rotating_token_backend = RotatingTokenBackend()
+
+
 class PartnerAccessToken(AccessToken):
-    pass
+    _token_backend = rotating_token_backend  # type: ignore[assignment]
 
 
 class PartnerRefreshToken(RefreshToken):
     access_token_class = PartnerAccessToken
+    _token_backend = rotating_token_backend  # type: ignore[assignment]
 
 
 def _absolute_lifetime() -> timedelta:

@@ -12,9 +12,9 @@ from django.utils.module_loading import import_string
 from accounts.models import User
 from billing import errors
 from billing.models import Client
-from config.text import text_problem
 from billing.selectors import client_previous
 from billing.validation import client_validate, tax_number_normalise, tax_number_valid
+from config.text import text_problem
 from quota.services import quota_applications_create
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig

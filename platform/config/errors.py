@@ -30,3 +30,21 @@ def field_errors(errors: list[dict[str, Any]]) -> dict[str, list[str]]:
             message = "Eingabe erforderlich."
         shaped.setdefault(field, []).append(message)
     return shaped
+
+
+# The error shapes as OpenAPI schemas: config.api adds them to every operation that can
+# answer them (the API's exception handlers and config.api_errors answer outside the
+# endpoints' own declarations).
+ERROR_DETAIL_SCHEMA: dict[str, Any] = {
+    "title": "ErrorDetail",
+    "type": "object",
+    "required": ["detail"],
+    "properties": {"detail": {"type": "string"}, "error_code": {"type": "string"}},
+}
+FIELD_ERRORS_SCHEMA: dict[str, Any] = {
+    "title": "FieldErrors",
+    "description": "Messages per invalid input field.",
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": {"type": "array", "items": {"type": "string"}},
+}

@@ -6,6 +6,9 @@ BASE_DOMAIN, ...), never by code paths.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
 import logging
 import os
 import sys
@@ -28,10 +31,50 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production" if DEBUG else "")
+# DEBUG=0 marks a deployment: secure cookies, HSTS, JSON logs, a SECRET_KEY it must be given.
+# Unset (`make run`, the tests) it means the development defaults. Either way Django's own
+# DEBUG (tracebacks and debug pages in responses) stays off unless a developer asks for it
+# with DEBUG_PAGES=1, so no run answers a client with a traceback by default.
+DEV = env_bool("DEBUG", True)
+DEBUG = DEV and env_bool("DEBUG_PAGES", False)
+
+# Keys that were ever published (in this repository's history): never accepted in any run.
+PUBLISHED_SECRET_KEYS = frozenset({"dev-only-insecure-key-change-me-in-production"})
+
+
+def development_secret_key(path: Path) -> str:
+    """A random key made once for this checkout under var/ (0600) and kept across restarts.
+
+    Several processes start at once (gunicorn workers, the huey consumer): the key is written
+    to a private temporary file and linked into place, so every process reads the same key.
+    """
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    import secrets
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        # Another process may have been first: its key wins.
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+    finally:
+        os.unlink(temporary)
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    if not DEV:
+        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = development_secret_key(VAR_DIR / "secret_key")
+if SECRET_KEY in PUBLISHED_SECRET_KEYS:
+    raise RuntimeError("SECRET_KEY is a published value; set a random one")
 
 # Partner sites live on {subdomain}.{BASE_DOMAIN}; the bare BASE_DOMAIN is the public host.
 BASE_DOMAIN = os.environ.get("BASE_DOMAIN", "localhost")
@@ -84,6 +127,8 @@ MIDDLEWARE = [
     # Probes first: any host, plain HTTP, no partner (see config.health).
     "config.health.HealthMiddleware",
     "config.logs.RequestLogMiddleware",
+    # /api/: bodies refused before they are read, every error as JSON, Cache-Control: no-store.
+    "config.api_errors.ApiErrorMiddleware",
     "tenants.middleware.PartnerMiddleware",
     # A deactivated partner answers only its configuration call (tenants.active).
     "tenants.active.InactivePartnerMiddleware",
@@ -185,7 +230,9 @@ MEDIA_ROOT = VAR_DIR / "media"
 # The built web app: index.html for every app route, its files served at the site root.
 WEB_DIST = Path(os.environ.get("WEB_DIST", BASE_DIR / "web" / "dist"))
 WHITENOISE_ROOT = WEB_DIST if WEB_DIST.is_dir() else None
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_AUTOREFRESH = DEV
+# Static files straight from the apps' folders in development, as with Django's DEBUG.
+WHITENOISE_USE_FINDERS = DEV
 WHITENOISE_KEEP_ONLY_HASHED_FILES = False
 
 # Media (scans): an S3-compatible bucket when S3_BUCKET is set, else MEDIA_ROOT. Names carry
@@ -220,12 +267,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_HSTS_SECONDS = 0 if DEBUG else 31_536_000
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SESSION_COOKIE_SECURE = not DEV
+CSRF_COOKIE_SECURE = not DEV
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEV)
+SECURE_HSTS_SECONDS = 0 if DEV else 31_536_000
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEV
+SECURE_HSTS_PRELOAD = not DEV
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -259,7 +306,7 @@ CONTENT_SECURITY_POLICY = os.environ.get(
 
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.
-LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEBUG else "json")
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEV else "json")
 if LOG_FORMAT == "json":
     # Python warnings go through logging too, so they are JSON lines like everything else.
     logging.captureWarnings(True)
@@ -295,6 +342,19 @@ LOGGING = {
     },
 }
 
+# JWTs have their own key, by default derived from SECRET_KEY (never equal to it, so a token
+# cannot be forged from a leaked session or bot-check secret and vice versa). Rotation: set a
+# new JWT_SIGNING_KEY and put the old one into JWT_PREVIOUS_SIGNING_KEYS (comma-separated);
+# tokens signed with it are still accepted (accounts.tokens) until it is removed, at the
+# earliest one access lifetime later (running sessions refresh onto the new key meanwhile).
+JWT_SIGNING_KEY = (
+    os.environ.get("JWT_SIGNING_KEY", "")
+    or hmac.new(SECRET_KEY.encode(), b"thg.jwt-signing-key", hashlib.sha256).hexdigest()
+)
+JWT_PREVIOUS_SIGNING_KEYS = env_list("JWT_PREVIOUS_SIGNING_KEYS")
+if JWT_SIGNING_KEY in PUBLISHED_SECRET_KEYS or JWT_SIGNING_KEY == SECRET_KEY:
+    raise RuntimeError("JWT_SIGNING_KEY must be its own random value")
+
 # Tokens (django-ninja-jwt): short access tokens; refresh tokens rotate on use, the old one
 # is blacklisted, and a login's refresh chain ends 30 days after it began (accounts.tokens).
 NINJA_JWT = {
@@ -303,7 +363,7 @@ NINJA_JWT = {
     "ROTATE_REFRESH_TOKENS": True,
     "BLACKLIST_AFTER_ROTATION": True,
     "UPDATE_LAST_LOGIN": False,
-    "SIGNING_KEY": SECRET_KEY,
+    "SIGNING_KEY": JWT_SIGNING_KEY,
 }
 
 # One-time codes and login links.
@@ -350,7 +410,7 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")
 # The outbox backend prints each mail (recipient, code) for a developer; never in production logs.
-MAIL_QUIET = env_bool("MAIL_QUIET", not DEBUG)
+MAIL_QUIET = env_bool("MAIL_QUIET", not DEV)
 
 # Scan intake: the limits the web app reads from /api/system_constraints/.
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
@@ -363,6 +423,11 @@ SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+# A multipart body (the scan upload) beyond this, any other body beyond
+# DATA_UPLOAD_MAX_MEMORY_SIZE, is answered 413 before it is read (config.api_errors).
+UPLOAD_MAX_BODY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+# Django's default, named here because the API answers more fields with a JSON 400.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 # `manage.py migrate_all`: partner schemas with pending migrations are migrated by this many
 # processes at once (django-tenants' multiprocessing executor).

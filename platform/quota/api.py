@@ -13,7 +13,7 @@ from accounts.tokens import partner_auth
 from config.errors import FieldError
 from config.i18n import Language, request_language
 from config.text import CleanMultiline
-from quota import selectors, services
+from quota import schemas, selectors, services
 from quota.models import QuotaApplication, QuotaStatus
 from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
@@ -122,6 +122,7 @@ def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:
 @router.put(
     "/end_user_portal/quota_applications/{application_id}/duplicate_for_new_period/",
     response={201: dict, 400: dict, 401: dict, 404: dict},
+    openapi_extra=schemas.RESUBMIT_BODY,
 )
 def quota_application_resubmit(request: HttpRequest, application_id: int) -> Any:
     partner = _partner(request)

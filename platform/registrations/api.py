@@ -14,10 +14,9 @@ from pydantic import Field
 from accounts.tokens import PartnerAccessToken, partner_auth
 from config.client import client_ip
 from config.errors import FieldError
-from config.text import form_text_check
-from config.text import CleanText
+from config.text import CleanText, form_text_check
 from quota.services import allowed_registration_years
-from registrations import errors, files, services
+from registrations import errors, files, schemas, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
@@ -64,6 +63,7 @@ def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
     "/bev_registrations/",
     auth=partner_auth,
     response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict},
+    openapi_extra=schemas.UPLOAD_BODY,
 )
 def bev_registration_create(request: HttpRequest) -> Any:
     partner = request_partner(request)

@@ -59,8 +59,12 @@ def test_check_deploy_gives_no_warning_with_production_variables(production_env:
 
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues" in result.stdout
-    # The check is not blind: a forgotten DEBUG=0 fails it.
-    debug = manage({**production_env, "DEBUG": "1"}, "check", "--deploy", "--fail-level", "WARNING")
+    # The check is not blind: a forgotten DEBUG=0 (development defaults: cookies without
+    # Secure, no HSTS) fails it, and so do Django's debug pages turned on.
+    dev = manage({**production_env, "DEBUG": "1"}, "check", "--deploy", "--fail-level", "WARNING")
+    assert dev.returncode != 0 and "security.W012" in dev.stderr
+    pages = {**production_env, "DEBUG": "1", "DEBUG_PAGES": "1"}
+    debug = manage(pages, "check", "--deploy", "--fail-level", "WARNING")
     assert debug.returncode != 0 and "security.W018" in debug.stderr
 
 

@@ -314,7 +314,8 @@ def test_a_scan_url_opens_only_for_its_registration_and_partner(client: HttpClie
     opened = client.get(registration["resized_image"], HTTP_HOST=HOST)
     assert opened.status_code == 200
     assert b"".join(opened.streaming_content) == b"\xff\xd8\xff\xe0 resized"  # type: ignore[attr-defined]
-    assert opened["Content-Type"] == "image/jpeg" and "private" in opened["Cache-Control"]
+    # a scan is personal data: no cache keeps it (issue 13, item 11)
+    assert opened["Content-Type"] == "image/jpeg" and opened["Cache-Control"] == "no-store"
 
     token = registration["zlb_scan"].split("/")[-2]
     tampered = registration["zlb_scan"].replace(
