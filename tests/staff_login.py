@@ -5,7 +5,8 @@
 - `client_staff_login(client, host=..., username=..., password=...)`: Django's test Client,
   through every middleware; reads the device in the host's schema (test database access).
 - `http_staff_login(session, base_url=..., username=..., password=..., code=...)`: a
-  `requests.Session` against a running server (gunicorn); `code()` returns the TOTP code.
+  `requests.Session` against a running server (gunicorn); `code()` returns the TOTP code
+  (set `session.headers["Host"]` for a partner host when base_url is http://127.0.0.1:port).
 - `page_staff_login(page, base_url=..., username=..., password=..., code=...)`: Playwright.
 """
 

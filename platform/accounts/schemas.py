@@ -124,6 +124,8 @@ class AccountCreateIn(Schema):
     password_again: str | None = Field(default=None, max_length=200)
     subdomain: str = Field(max_length=63)
     recaptcha: str = Field(default="", max_length=2000)
+    # Required only when the account has a password already (it is then a change, not a creation).
+    current_password: str = Field(default="", max_length=200)
 
 
 class AccountCreatedOut(Schema):
