@@ -397,6 +397,9 @@ ADMIN_LOGIN_PENDING_SECONDS = 600
 # code for 2^(n-1) seconds (0 would switch it off).
 OTP_TOTP_THROTTLE_FACTOR = 1
 OTP_STATIC_THROTTLE_FACTOR = 1
+# The device pages of the admin never show a key or QR code (an admin deletes a lost device;
+# its owner enrols a new one at the next login).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # Portal signup links stay valid longer than login links: they are read later.
 SIGNUP_LINK_LIFETIME = timedelta(hours=24)
 PASSWORD_RESET_TIMEOUT = 60 * 60
