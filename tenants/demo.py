@@ -1,9 +1,14 @@
-"""The demo partners of `manage.py seed_demo`: one per kind, and one deactivated."""
+"""The demo partners of `manage.py seed_demo`: one per kind, and one deactivated; the demo back
+office's second factor."""
 
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 from typing import Any
+
+from django.conf import settings
 
 
 def b64(text: str) -> str:
@@ -261,3 +266,16 @@ DEMO_PARTNERS: list[dict[str, Any]] = [
         ),
     },
 ]
+
+
+# The demo back office (`/admin/` on each demo partner's host); `manage.py demo_totp SUB` prints
+# its current code.
+DEMO_STAFF_USERNAME = "backoffice"
+
+
+def demo_totp_key(schema_name: str) -> str:
+    """The demo back office's authenticator key (hex, 20 bytes): fixed per installation, because
+    it is derived from SECRET_KEY, and never a constant in the repository."""
+    return hmac.new(
+        settings.SECRET_KEY.encode(), f"demo-totp:{schema_name}".encode(), hashlib.sha1
+    ).hexdigest()

@@ -279,7 +279,7 @@ def signup_verify(request: HttpRequest, payload: LinkVerifyIn) -> Any:
 @router.post(
     "/end_user_portal/create_account/",
     auth=partner_auth,
-    response={201: AccountCreatedOut, 400: Any, 401: ErrorOut},
+    response={201: AccountCreatedOut, 400: Any, 401: ErrorOut, 429: ErrorOut},
 )
 def account_create(request: HttpRequest, response: HttpResponse, payload: AccountCreateIn) -> Any:
     partner = _partner(request)
@@ -291,6 +291,10 @@ def account_create(request: HttpRequest, response: HttpResponse, payload: Accoun
     if errors:
         return Status(400, errors)
     user = request.auth  # type: ignore[attr-defined]
+    if not services.account_password_allowed(
+        partner=partner, user=user, current_password=payload.current_password, client_ip=_client_ip(request)
+    ):
+        return Status(400, {"current_password": [_text(request, "current_password")]})
     services.password_set(user=user, password=payload.password)
     # The e-mail was just proven: this browser is a known device.
     _device_cookie(response, partner, user)
@@ -307,6 +311,7 @@ TEXTS = {
         "password_reset": "Ihr Passwort wurde erfolgreich zurückgesetzt.",
         "signup_sent": "Wir haben einen Anmeldelink für Sie erstellt. Bitte prüfen Sie Ihr E-Mail-Postfach.",
         "account_created": "Ihr Konto wurde angelegt.",
+        "current_password": "Dieses Konto hat schon ein Passwort: Bitte geben Sie das aktuelle Passwort richtig ein.",
     },
     "en": {
         "otp_resent": "A new code has been sent. Please check your email",
@@ -314,6 +319,7 @@ TEXTS = {
         "password_reset": "Your password has been successfully reset",
         "signup_sent": "We have created a signup url for you. Please check your email",
         "account_created": "Your account has been created.",
+        "current_password": "This account has a password already: please enter the current password correctly.",
     },
 }
 

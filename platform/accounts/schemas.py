@@ -128,6 +128,8 @@ class AccountCreateIn(Schema):
     password_again: Password | None = Field(default=None, max_length=200)
     subdomain: CleanText = Field(max_length=63)
     recaptcha: CleanText = Field(default="", max_length=2000)
+    # Required only when the account has a password already (it is then a change, not a creation).
+    current_password: Password = Field(default="", max_length=200)
 
 
 class AccountCreatedOut(Schema):

@@ -45,6 +45,18 @@ from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
 CODE_PATTERN_LENGTH = 6
+# Partner staff and platform admins sign in to the admin with a second factor, never through the
+# owner flows (code, link, reset, signup): those answer for a staff e-mail as for any other
+# address, mail nothing to it and log nobody in.
+OWNERS = Q(is_staff=False, is_superuser=False)
+
+
+def _is_staff(user: User) -> bool:
+    return user.is_staff or user.is_superuser
+
+
+def _staff_email(email: str) -> bool:
+    return User.objects.filter(email__iexact=email).exclude(OWNERS).exists()
 
 
 def _digest(value: str) -> str:
@@ -113,12 +125,16 @@ def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
         code = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_login_code(schema, email, code))
+        if not _staff_email(email):
+            transaction.on_commit(lambda: mail_login_code(schema, email, code))
 
 
 def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, str]:
     _code_claim(email=email, purpose=LoginCode.Purpose.REGISTRATION, code=code)
-    return tokens_issue(user=end_user_get_or_create(email=email), partner=partner)
+    user = end_user_get_or_create(email=email)
+    if _is_staff(user):
+        raise AccountError(INVALID_CODE)
+    return tokens_issue(user=user, partner=partner)
 
 
 def _code_claim(*, email: str, purpose: str, code: str) -> None:
@@ -170,7 +186,8 @@ def login_link_send(*, partner: Partner, email: str, verify_email_url: str, clie
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
         _link_issue(email=email, key=key, purpose=LoginLink.Purpose.REGISTRATION)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_login_link(schema, email, link))
+        if not _staff_email(email):
+            transaction.on_commit(lambda: mail_login_link(schema, email, link))
 
 
 def _link_issue(*, email: str, key: str, purpose: str) -> None:
@@ -196,11 +213,15 @@ def _link_claim(*, key: str, purpose: str) -> LoginLink:
 
 def login_link_verify(*, partner: Partner, key: str) -> dict[str, str]:
     link = _link_claim(key=key, purpose=LoginLink.Purpose.REGISTRATION)
-    return tokens_issue(user=end_user_get_or_create(email=link.email), partner=partner)
+    user = end_user_get_or_create(email=link.email)
+    if _is_staff(user):
+        raise AccountError(INVALID_LINK)
+    return tokens_issue(user=user, partner=partner)
 
 
 def end_user_get_or_create(*, email: str) -> User:
-    """The partner's user for this e-mail: an unknown e-mail becomes a new end user."""
+    """The partner's user for this e-mail: an unknown e-mail becomes a new end user. A staff
+    account is returned as it is: callers refuse it (see OWNERS)."""
     user = User.objects.filter(email__iexact=email).first()
     if user is not None:
         return user
@@ -320,7 +341,7 @@ def portal_login(
         .first()
     )
     valid = check_password(password, user.password if user else DUMMY_PASSWORD_HASH)
-    if user is None or not valid or not user.has_usable_password():
+    if user is None or not valid or not user.has_usable_password() or _is_staff(user):
         _login_failed(partner, username, client_ip)
         raise AccountError(BAD_CREDENTIALS, status=401)
     address_failures, _ = _failures(_failure_key(partner, "address", client_ip))
@@ -402,7 +423,7 @@ class PartnerResetTokens(PasswordResetTokenGenerator):
 
 def password_reset_request(*, partner: Partner, email: str, site_url: str, client_ip: str) -> None:
     """Mail a reset link; for an owner without a portal password it creates the account."""
-    user = User.objects.filter(email__iexact=email, is_active=True).first()
+    user = User.objects.filter(OWNERS, email__iexact=email, is_active=True).first()
     _address_budget(partner=partner, client_ip=client_ip)
     if user is None:
         raise AccountError(EMAIL_NOT_REGISTERED)
@@ -425,7 +446,7 @@ def password_reset_user(*, partner: Partner, token: str, uidb64: str) -> User:
         user_id = int(force_str(urlsafe_base64_decode(uidb64)))
     except (ValueError, TypeError, OverflowError):
         raise AccountError(INVALID_RESET) from None
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = User.objects.filter(OWNERS, pk=user_id, is_active=True).first()
     if user is None or not PartnerResetTokens(partner).check_token(user, token):
         raise AccountError(INVALID_RESET)
     return user
@@ -438,6 +459,22 @@ def password_set(*, user: User, password: str) -> None:
         user.save(update_fields=["password"])
         for token in OutstandingToken.objects.filter(user=user).exclude(blacklistedtoken__isnull=False):
             BlacklistedToken.objects.get_or_create(token=token)
+
+
+def account_password_allowed(*, partner: Partner, user: User, current_password: str, client_ip: str) -> bool:
+    """create_account sets an owner's first portal password. An account that has one already
+    changes it only with the current one: a flow token alone must not take the account over.
+    Wrong tries count like failed logins (the same growing delays)."""
+    if _is_staff(user):
+        raise AccountError(INVALID_TOKEN, status=401)
+    if not user.has_usable_password():
+        return True
+    username = user.email.strip().lower()
+    _login_throttle(partner, username, client_ip)
+    if check_password(current_password, user.password):
+        return True
+    _login_failed(partner, username, client_ip)
+    return False
 
 
 def password_reset_complete(*, partner: Partner, token: str, uidb64: str, password: str) -> User:
@@ -458,7 +495,7 @@ def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, cli
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        if not User.objects.filter(email__iexact=email, is_active=True).exists():
+        if not User.objects.filter(OWNERS, email__iexact=email, is_active=True).exists():
             raise AccountError(EMAIL_UNKNOWN)
         _link_issue(email=email, key=key, purpose=LoginLink.Purpose.SIGNUP)
         schema = partner.schema_name
@@ -467,7 +504,7 @@ def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, cli
 
 def signup_key_verify(*, partner: Partner, key: str) -> tuple[User, dict[str, str]]:
     link = _link_claim(key=key, purpose=LoginLink.Purpose.SIGNUP)
-    user = User.objects.filter(email__iexact=link.email, is_active=True).first()
+    user = User.objects.filter(OWNERS, email__iexact=link.email, is_active=True).first()
     if user is None:
         raise AccountError(INVALID_LINK)
     return user, tokens_issue(user=user, partner=partner)

@@ -96,8 +96,13 @@ SHARED_APPS = [
     "accounts",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.admin",
+    # Django's admin with the staff login (password, then a second factor): staff.sites.
+    "staff.apps.StaffAdminConfig",
     "django.contrib.staticfiles",
+    # Second factor of platform admins (public schema) and partner staff (partner schemas).
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
     "ninja",
     "huey.contrib.djhuey",
     "django.contrib.postgres",
@@ -109,7 +114,12 @@ TENANT_APPS = [
     "django.contrib.auth",
     "accounts",
     "django.contrib.sessions",
-    "django.contrib.admin",
+    "staff.apps.StaffAdminConfig",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    # Partner staff: the admin login with its second factor (its site serves the public host too).
+    "staff",
     "ninja_jwt.token_blacklist",
     "registrations",
     "billing",
@@ -139,6 +149,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # request.user.is_verified(): the admin asks for a verified second factor (staff.sites).
+    "django_otp.middleware.OTPMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -450,6 +462,18 @@ LOGIN_FREE_FAILURES_PER_ADDRESS = 20
 LOGIN_MAX_DELAY = timedelta(minutes=15)
 # Failed logins from one address after which a correct password still needs the e-mailed code.
 LOGIN_EXTRA_CHECK_AFTER_FAILURES = 3
+# The admin login (staff.sites): failed password logins per username and per client address
+# are counted; past the free tries each attempt waits twice as long as the one before.
+ADMIN_LOGIN_FREE_FAILURES = 5
+# Between the password and the second factor: how long the password step stays valid.
+ADMIN_LOGIN_PENDING_SECONDS = 600
+# django-otp's throttling of TOTP and backup codes: after n failures the device refuses every
+# code for 2^(n-1) seconds (0 would switch it off).
+OTP_TOTP_THROTTLE_FACTOR = 1
+OTP_STATIC_THROTTLE_FACTOR = 1
+# The device pages of the admin never show a key or QR code (an admin deletes a lost device;
+# its owner enrols a new one at the next login).
+OTP_ADMIN_HIDE_SENSITIVE_DATA = True
 # Portal signup links stay valid longer than login links: they are read later.
 SIGNUP_LINK_LIFETIME = timedelta(hours=24)
 PASSWORD_RESET_TIMEOUT = 60 * 60

@@ -5,6 +5,7 @@ document check found, see each application's history and export applications as 
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from typing import Any
 
 from django import forms
@@ -16,6 +17,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
+from django_tenants.utils import schema_context
 
 from accounts.models import User
 from quota import catalogue
@@ -254,29 +256,61 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
 
     @admin.action(description="Ausgewählte Anträge als CSV exportieren", permissions=["view"])
     def export_csv(self, request: HttpRequest, queryset: QuerySet[QuotaApplication]) -> StreamingHttpResponse:
+        partner = request_partner(request)
+        assert partner is not None  # PartnerHostOnly: the action exists on a partner's host only
         rows = queryset.select_related("registration", "registration__owner", "client").order_by(
             "registration__sequence", "legislation_year"
         )
-
-        class Echo:
-            def write(self, value: str) -> str:
-                return value
-
-        writer = csv.writer(Echo(), delimiter=";")
+        writer = csv.writer(_Echo(), delimiter=";")
         header = ["Nummer", "Jahr", "Status", "Statusname", "E-Mail", "Vorname", "Nachname", "Fahrzeugklasse", "FIN",
                   "Erstzulassung", "Angelegt"]  # fmt: skip
 
-        def lines() -> Any:
+        def lines() -> Iterator[str]:
             yield "\ufeff" + writer.writerow(header)
             for a in rows.iterator(chunk_size=500):
                 yield writer.writerow(
-                    [a.registration.sequence, a.legislation_year, a.status, catalogue.CATALOGUE[a.status].label,
-                     a.registration.owner.email, a.client.first_name, a.client.last_name, a.registration.vehicle_class,
-                     a.registration.vin, a.registration.first_registration or "", a.created_at.date().isoformat()]
+                    [csv_cell(value) for value in (
+                        a.registration.sequence, a.legislation_year, a.status, catalogue.CATALOGUE[a.status].label,
+                        a.registration.owner.email, a.client.first_name, a.client.last_name,
+                        a.registration.vehicle_class, a.registration.vin, a.registration.first_registration or "",
+                        a.created_at.date().isoformat(),
+                    )]
                 )  # fmt: skip
 
         return StreamingHttpResponse(
-            lines(),
+            in_schema(partner.schema_name, lines()),
             content_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": 'attachment; filename="quota-applications.csv"'},
+            headers={
+                "Content-Disposition": 'attachment; filename="quota-applications.csv"',
+                "Cache-Control": "private, no-store",
+            },
         )
+
+
+class _Echo:
+    def write(self, value: str) -> str:
+        return value
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...), +cmd|...).
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """Text from owners goes into the export as text: a leading apostrophe keeps a spreadsheet
+    from reading it as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def in_schema(schema_name: str, chunks: Iterator[str]) -> Iterator[str]:
+    """A streamed body is read after the middleware has put the public schema back (the WSGI
+    server iterates it once the view returned): each chunk is made inside the partner's schema."""
+    while True:
+        with schema_context(schema_name):
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                return
+        yield chunk

@@ -27,6 +27,7 @@ from tests.e2e.flow_helpers import (
     pick,
     upload,
 )
+from tests.staff_login import page_staff_login
 
 PartnerUrl = Callable[..., str]
 PASSWORD = "Portal_Test1!"
@@ -46,6 +47,19 @@ def django(code: str) -> str:
         check=True,
     )
     return done.stdout
+
+
+def demo_totp(subdomain: str) -> str:
+    env = {**os.environ, "DATABASE_URL": database_url(), "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "demo_totp", subdomain],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
 
 
 def register_and_sign_up(page: Page, partner_url: PartnerUrl) -> str:
@@ -79,10 +93,14 @@ def back_office_moves(browser: Browser, partner_url: PartnerUrl, address: str) -
     """The partner's back office enters the application, then rejects it with a reason."""
     context = browser.new_context(viewport=DESKTOP, locale="de-DE")
     admin = context.new_page()
-    admin.goto(partner_url("stadtwerk", "/admin/login/"))
-    admin.fill("#id_username", "backoffice")
-    admin.fill("#id_password", "Backoffice_2026!")
-    admin.click("input[type=submit]")
+    page_staff_login(
+        admin,
+        base_url=partner_url("stadtwerk", "").rstrip("/"),
+        username="backoffice",
+        password="Backoffice_2026!",
+        # the demo back office's authenticator, read as a person would: `manage.py demo_totp`
+        code=lambda: demo_totp("stadtwerk"),
+    )
     admin.goto(partner_url("stadtwerk", f"/admin/quota/quotaapplication/?q={address}"))
     admin.locator("#result_list tbody tr th a").first.click()
     admin.select_option("#id_move_to", "qa_entered")

@@ -14,6 +14,7 @@ from accounts.models import User
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import back_office_staff_ensure
 from tests.factories import ApplicationFactory
+from tests.staff_login import client_staff_login
 
 pytestmark = pytest.mark.django_db
 HOST = "autohaus.localhost"
@@ -29,7 +30,7 @@ def _in_autohaus() -> Iterator[None]:
 @pytest.fixture
 def staff(client: HttpClient) -> User:
     user = back_office_staff_ensure(username="anna", email="anna@autohaus.example", password="Staff_2026!")
-    client.force_login(user)
+    client_staff_login(client, host=HOST, username="anna", password="Staff_2026!")
     return user
 
 
@@ -134,28 +135,26 @@ def test_staff_of_one_partner_open_nothing_on_another(client: HttpClient, staff:
 
 
 def test_an_end_user_cannot_enter_the_back_office(client: HttpClient) -> None:
-    owner = User.objects.create_user(
-        username="kunde@example.de", email="kunde@example.de", password="Kunde_2026!"
+    User.objects.create_user(username="kunde@example.de", email="kunde@example.de", password="Kunde_2026!")
+    # given an owner with a right password, the admin's login refuses the account
+    response = client.post(
+        "/admin/login/", {"username": "kunde@example.de", "password": "Kunde_2026!"}, HTTP_HOST=HOST
     )
-    client.force_login(owner)
+    assert response.status_code == 200 and "errornote" in response.text
     assert client.get(CHANGELIST, HTTP_HOST=HOST).status_code == 302
 
 
 def test_partners_and_applications_stay_on_their_own_hosts(client: HttpClient) -> None:
-    with schema_context("p_autohaus"):
-        boss = User.objects.create_superuser(
-            username="boss", email="boss@autohaus.example", password="Boss_2026!"
-        )
-    client.force_login(boss)
+    User.objects.create_superuser(username="boss", email="boss@autohaus.example", password="Boss_2026!")
+    client_staff_login(client, host=HOST, username="boss", password="Boss_2026!")
     # partner onboarding is the public host's business, not a partner's superuser's
     assert client.get("/admin/tenants/partner/", HTTP_HOST=HOST).status_code in (403, 404)
 
 
 def test_the_public_host_has_no_back_office(client: HttpClient) -> None:
     with schema_context("public"):
-        platform_staff = User.objects.create_superuser(
-            username="ops", email="ops@example.de", password="Ops_2026!"
-        )
-        client.force_login(platform_staff)
+        User.objects.create_superuser(username="ops", email="ops@example.de", password="Ops_2026!")
+    client_staff_login(client, host="localhost", username="ops", password="Ops_2026!")
+    with schema_context("public"):
         response = client.get(CHANGELIST, HTTP_HOST="localhost")
     assert response.status_code == 403

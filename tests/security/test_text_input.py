@@ -88,7 +88,7 @@ def _billing_fields() -> list[tuple[str, str, str, bool]]:
 def _cases() -> Iterator[Any]:
     for method, path, field, secured in [*json_text_fields(), *_billing_fields()]:
         for name, (value, message) in BAD.items():
-            if field.startswith("password") and name not in CONTROL:
+            if "password" in field and name not in CONTROL:
                 continue  # see test_a_password_may_hold_emoji_but_no_control_character
             yield pytest.param(method, path, field, secured, value, message, id=f"{path}:{field}:{name}")
 

@@ -5,6 +5,7 @@ from django.test import Client
 
 from accounts.models import User
 from tenants.models import Partner
+from tests.staff_login import client_staff_login
 
 pytestmark = pytest.mark.django_db
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def staff(client: Client) -> Client:
     User.objects.create_superuser("onboarding", "onboarding@example.com", "S3cure-Passw0rd!")
-    client.login(username="onboarding", password="S3cure-Passw0rd!")
+    client_staff_login(client, host="localhost", username="onboarding", password="S3cure-Passw0rd!")
     return client
 
 

@@ -5,11 +5,13 @@ from django.core.management.base import BaseCommand
 from django_tenants.utils import schema_context
 
 from quota.services import back_office_staff_ensure
-from tenants.demo import DEMO_PARTNERS
+from staff.services import demo_device_ensure
+from tenants.demo import DEMO_PARTNERS, DEMO_STAFF_USERNAME, demo_totp_key
 from tenants.models import Partner
 from tenants.services import partner_host, partner_provision, partner_update
 
-# The demo back office (`/admin/` on each demo partner's host): user "backoffice".
+# The demo back office (`/admin/` on each demo partner's host): user "backoffice", its second
+# factor an authenticator whose current code `manage.py demo_totp SUB` prints.
 DEMO_STAFF_PASSWORD = os.environ.get("DEMO_BACKOFFICE_PASSWORD", "Backoffice_2026!")
 
 
@@ -26,12 +28,14 @@ class Command(BaseCommand):
                 fields = {key: value for key, value in demo.items() if key != "subdomain"}
                 partner_update(partner=existing, **fields)
                 verb = "up to date"
-            with schema_context(Partner.objects.get(subdomain=demo["subdomain"]).schema_name):
-                back_office_staff_ensure(
-                    username="backoffice",
+            schema = Partner.objects.get(subdomain=demo["subdomain"]).schema_name
+            with schema_context(schema):
+                staff = back_office_staff_ensure(
+                    username=DEMO_STAFF_USERNAME,
                     email=f"backoffice@{demo['subdomain']}.example",
                     password=DEMO_STAFF_PASSWORD,
                 )
+                demo_device_ensure(user=staff, key=demo_totp_key(schema))
             state = "" if demo["frontend_active"] else " (deactivated)"
             self.stdout.write(
                 f"  {demo['kind']:<9} http://{partner_host(demo['subdomain'])}:8000/  {verb}{state}"

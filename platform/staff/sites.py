@@ -1,0 +1,38 @@
+"""The admin site of every host: staff only, with a password and a verified second factor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, URLResolver, path
+
+from staff import views
+
+
+class StaffAdminSite(admin.AdminSite):
+    """Login in two steps (staff.views): the password, then a TOTP or backup code; on the first
+    login the authenticator is enrolled by QR code. Every admin page needs both steps done."""
+
+    def has_permission(self, request: HttpRequest) -> bool:
+        user: Any = request.user
+        # is_verified comes from django_otp's OTPMiddleware: a device confirmed this session.
+        verified = getattr(user, "is_verified", None)
+        return bool(user.is_active and user.is_staff and verified is not None and verified())
+
+    def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        return views.login_password(request, self, extra_context)
+
+    def get_urls(self) -> list[URLResolver | URLPattern]:
+        steps: list[URLResolver | URLPattern] = [
+            path("login/code/", self._step(views.login_code), name="staff_login_code"),
+            path("login/enrol/", self._step(views.login_enrol), name="staff_login_enrol"),
+        ]
+        return steps + super().get_urls()
+
+    def _step(self, view: Any) -> Any:
+        def step(request: HttpRequest) -> HttpResponse:
+            return view(request, self)
+
+        return step
