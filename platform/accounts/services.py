@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
@@ -287,8 +288,16 @@ def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
         cache.set(key, (count + 1, now), timeout=window)
 
 
+def _password_stamp(partner: Partner, user: User) -> str:
+    """Changes with the password hash: a device cookie made before a password change (a reset
+    after a suspected takeover) no longer counts, without a table of devices to revoke."""
+    return salted_hmac(f"device-password:{partner.schema_name}", user.password).hexdigest()[:32]
+
+
 def device_cookie_value(*, partner: Partner, user: User) -> str:
-    return signing.dumps({"user": user.pk}, salt=f"device:{partner.schema_name}")
+    return signing.dumps(
+        {"user": user.pk, "pw": _password_stamp(partner, user)}, salt=f"device:{partner.schema_name}"
+    )
 
 
 def _device_known(*, partner: Partner, user: User, cookie: str | None) -> bool:
@@ -298,7 +307,11 @@ def _device_known(*, partner: Partner, user: User, cookie: str | None) -> bool:
         data = signing.loads(cookie, salt=f"device:{partner.schema_name}", max_age=settings.DEVICE_COOKIE_AGE)
     except signing.BadSignature:
         return False
-    return isinstance(data, dict) and data.get("user") == user.pk
+    return (
+        isinstance(data, dict)
+        and data.get("user") == user.pk
+        and hmac.compare_digest(str(data.get("pw", "")), _password_stamp(partner, user))
+    )
 
 
 def portal_login(

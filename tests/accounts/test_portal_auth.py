@@ -372,6 +372,25 @@ def test_reset_requests_wait_a_minute_per_address(client: Client, portal_user: U
     assert len(mail.outbox) == 1
 
 
+def test_a_password_reset_revokes_the_device_cookie(client: Client, portal_user: User) -> None:
+    # given a browser that passed the e-mailed code (a known device)
+    login(client)
+    verify(client, portal_user.pk, last_mail_code())
+    assert login(client).json()["recaptcha_extra_check"] is False
+
+    # when the password is reset (after a suspected takeover, say)
+    reset_request(client, EMAIL)
+    assert complete(client, parse_qs(urlsplit(last_mail_link()).query), "Neu_Passwort1!").status_code == 200
+
+    # then the cookie from before no longer skips the code
+    after = login(client, password="Neu_Passwort1!")
+    assert after.status_code == 200 and after.json()["recaptcha_extra_check"] is True
+    assert after.json()["tokens"] is None
+    # and passing the code again makes this browser known under the new password
+    verify(client, portal_user.pk, last_mail_code())
+    assert login(client, password="Neu_Passwort1!").json()["recaptcha_extra_check"] is False
+
+
 def test_a_reset_link_of_partner_a_is_invalid_on_partner_b(client: Client, portal_user: User) -> None:
     with schema_context("p_stadtwerk"):
         # The same address and password on partner B (user ids may well match across schemas).
