@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import jwt
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
@@ -21,6 +22,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from ninja_jwt.exceptions import TokenError
 from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
 from accounts.errors import (
@@ -41,7 +43,13 @@ from accounts.errors import (
 )
 from accounts.models import LoginCode, LoginLink, User
 from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset, mail_signup_link
-from accounts.tokens import SESSION_START, refresh_token_validate, tokens_issue
+from accounts.tokens import (
+    LOGIN_ID,
+    SESSION_START,
+    PartnerRefreshToken,
+    refresh_token_validate,
+    tokens_issue,
+)
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
@@ -213,8 +221,50 @@ def end_user_get_or_create(*, email: str) -> User:
         return User.objects.get(email__iexact=email)
 
 
+class _SpentRefreshProbe(PartnerRefreshToken):
+    """Checks a refresh token like the real one (signature, expiry, type) but not the
+    blacklist: it tells a replay of a genuine rotated token from garbage."""
+
+    def check_blacklist(self) -> None:
+        return None
+
+
+def _spent_refresh(raw: str, partner: Partner) -> _SpentRefreshProbe | None:
+    """The token, if it is genuine, of this partner, unexpired and already blacklisted."""
+    try:
+        token = _SpentRefreshProbe(raw)
+    except TokenError:
+        return None
+    if token.get("aud") != partner.schema_name:
+        return None
+    if not BlacklistedToken.objects.filter(token__jti=token.get("jti")).exists():
+        return None
+    return token
+
+
+def _login_revoke(*, user_id: Any, login_id: Any) -> None:
+    """Blacklist every token of one login (its rotation chain). A token from before login ids
+    names no chain: then every token of the user goes, the safe side."""
+    with transaction.atomic():
+        for outstanding in OutstandingToken.objects.filter(user_id=user_id, blacklistedtoken__isnull=True):
+            try:
+                claims = jwt.decode(outstanding.token, options={"verify_signature": False})
+            except jwt.InvalidTokenError:
+                claims = {}
+            if login_id is None or claims.get(LOGIN_ID) in (None, login_id):
+                BlacklistedToken.objects.get_or_create(token=outstanding)
+
+
 def token_rotate(*, partner: Partner, refresh: str) -> dict[str, str]:
-    token = refresh_token_validate(refresh, partner)
+    try:
+        token = refresh_token_validate(refresh, partner)
+    except AccountError:
+        spent = _spent_refresh(refresh, partner)
+        if spent is not None:
+            # Reuse detection: a rotated token presented again means two holders (a thief
+            # and the owner); the whole login ends, also the newest refresh token.
+            _login_revoke(user_id=spent.get("user_id"), login_id=spent.get(LOGIN_ID))
+        raise
     user = User.objects.filter(pk=token.get("user_id"), is_active=True).first()
     if user is None:
         raise AccountError(INVALID_TOKEN, status=401)
@@ -224,11 +274,17 @@ def token_rotate(*, partner: Partner, refresh: str) -> dict[str, str]:
             _, fresh = cast(Any, token.blacklist())
         except IntegrityError:
             fresh = False
-        if not fresh:
-            # Rotated already (a replay or a concurrent refresh): the old token is spent.
-            raise AccountError(INVALID_TOKEN, status=401)
-        start: Any = token.get(SESSION_START)
-        return tokens_issue(user=user, partner=partner, session_start=int(start) if start else None)
+        if fresh:
+            start: Any = token.get(SESSION_START)
+            return tokens_issue(
+                user=user,
+                partner=partner,
+                session_start=int(start) if start else None,
+                login_id=cast(Any, token.get(LOGIN_ID)),
+            )
+    # Rotated already by a concurrent refresh with the same token: a reuse as well.
+    _login_revoke(user_id=user.pk, login_id=token.get(LOGIN_ID))
+    raise AccountError(INVALID_TOKEN, status=401)
 
 
 def token_revoke(*, partner: Partner, refresh: str) -> None:
