@@ -18,7 +18,7 @@ class User(AbstractUser):
 
 
 class LoginCode(models.Model):
-    """A six-digit code e-mailed for login; only its keyed hash is stored."""
+    """A six-digit code e-mailed for login; only its keyed hash is kept."""
 
     class Purpose(models.TextChoices):
         REGISTRATION = "registration", "Registration flow login"
@@ -27,6 +27,9 @@ class LoginCode(models.Model):
     email = models.EmailField()
     purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGISTRATION)
     code_hash = models.CharField(max_length=64)
+    # The code for the mail only, encrypted (accounts.mails.mail_secret_seal) and cleared once
+    # the mail is sent: the task queue carries the row id, never the code.
+    sealed = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -49,6 +52,8 @@ class LoginLink(models.Model):
     email = models.EmailField()
     purpose = models.CharField(max_length=20, choices=Purpose.choices, default=Purpose.REGISTRATION)
     key_hash = models.CharField(max_length=64, unique=True)
+    # The link for the mail, encrypted and cleared once sent (as LoginCode.sealed).
+    sealed = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     used_at = models.DateTimeField(null=True, blank=True)

@@ -41,8 +41,9 @@ from accounts.errors import (
     TOO_MANY_SENDS,
     AccountError,
 )
+from accounts.mails import mail_secret_seal
 from accounts.models import LoginCode, LoginLink, User
-from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset, mail_signup_link
+from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset
 from accounts.tokens import (
     LOGIN_ID,
     SESSION_START,
@@ -100,29 +101,30 @@ def _address_budget(*, partner: Partner, client_ip: str) -> None:
         raise AccountError(TOO_MANY_SENDS, status=429, retry_after=3600)
 
 
-def _code_issue(*, email: str, purpose: str) -> str:
-    """A new code for the address (inside the caller's transaction); it replaces earlier ones."""
+def _code_issue(*, email: str, purpose: str) -> LoginCode:
+    """A new code for the address (inside the caller's transaction); it replaces earlier ones.
+    The code itself is kept only sealed for the mail task (accounts.mails)."""
     code = f"{secrets.randbelow(10**CODE_PATTERN_LENGTH):0{CODE_PATTERN_LENGTH}d}"
     now = timezone.now()
     LoginCode.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
         expires_at=now
     )
-    LoginCode.objects.create(
+    return LoginCode.objects.create(
         email=email,
         purpose=purpose,
         code_hash=_digest(f"{email}:{code}"),
+        sealed=mail_secret_seal(code),
         expires_at=now + settings.LOGIN_CODE_LIFETIME,
     )
-    return code
 
 
 def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        code = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
+        row = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_login_code(schema, email, code))
+        transaction.on_commit(lambda: mail_login_code(schema, row.pk))
 
 
 def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, str]:
@@ -174,12 +176,12 @@ def login_link_send(*, partner: Partner, email: str, verify_email_url: str, clie
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.REGISTRATION)
+        row = _link_issue(email=email, key=key, link=link, purpose=LoginLink.Purpose.REGISTRATION)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_login_link(schema, email, link))
+        transaction.on_commit(lambda: mail_login_link(schema, row.pk))
 
 
-def _link_issue(*, email: str, key: str, purpose: str) -> None:
+def _link_issue(*, email: str, key: str, link: str, purpose: str) -> LoginLink:
     now = timezone.now()
     lifetime = (
         settings.SIGNUP_LINK_LIFETIME if purpose == LoginLink.Purpose.SIGNUP else settings.LOGIN_LINK_LIFETIME
@@ -187,7 +189,13 @@ def _link_issue(*, email: str, key: str, purpose: str) -> None:
     LoginLink.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
         expires_at=now
     )
-    LoginLink.objects.create(email=email, purpose=purpose, key_hash=_digest(key), expires_at=now + lifetime)
+    return LoginLink.objects.create(
+        email=email,
+        purpose=purpose,
+        key_hash=_digest(key),
+        sealed=mail_secret_seal(link),
+        expires_at=now + lifetime,
+    )
 
 
 def _link_claim(*, key: str, purpose: str) -> LoginLink:
@@ -426,9 +434,9 @@ def _portal_check_send(*, partner: Partner, user: User, client_ip: str, on_login
             _address_budget(partner=partner, client_ip=client_ip)
         else:
             _send_allowed(partner=partner, email=user.email, client_ip=client_ip)
-        code = _code_issue(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK)
-        schema, email = partner.schema_name, user.email
-        transaction.on_commit(lambda: mail_login_code(schema, email, code))
+        row = _code_issue(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK)
+        schema = partner.schema_name
+        transaction.on_commit(lambda: mail_login_code(schema, row.pk))
 
 
 def _pending_check_user(user_id: int) -> User:
@@ -474,6 +482,18 @@ def password_reset_request(*, partner: Partner, email: str, site_url: str, clien
         raise AccountError(EMAIL_NOT_REGISTERED)
     if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(email)}", 1, timeout=60):
         raise AccountError(SEND_TOO_SOON, status=429, retry_after=60)
+    # The task gets the user id and makes the link itself: no reset token in the queue.
+    schema, user_id = partner.schema_name, user.pk
+    transaction.on_commit(lambda: mail_password_reset(schema, user_id, site_url))
+
+
+def password_reset_link(*, schema_name: str, user_id: int, site_url: str) -> tuple[str, str, bool] | None:
+    """(address, reset link, whether it creates the account) for the reset mail task, made in
+    the partner's schema; None for a user gone or deactivated since the request."""
+    partner = Partner.objects.get(schema_name=schema_name)
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return None
     query = {
         "token": PartnerResetTokens(partner).make_token(user),
         "id": urlsafe_base64_encode(force_bytes(user.pk)),
@@ -481,9 +501,7 @@ def password_reset_request(*, partner: Partner, email: str, site_url: str, clien
     creation = not user.has_usable_password()
     if creation:
         query["is_user_creation"] = "true"
-    link = f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}"
-    schema, address = partner.schema_name, user.email
-    transaction.on_commit(lambda: mail_password_reset(schema, address, link, creation))
+    return user.email, f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}", creation
 
 
 def password_reset_user(*, partner: Partner, token: str, uidb64: str) -> User:
@@ -526,9 +544,9 @@ def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, cli
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
         if not User.objects.filter(email__iexact=email, is_active=True).exists():
             raise AccountError(EMAIL_UNKNOWN)
-        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.SIGNUP)
+        row = _link_issue(email=email, key=key, link=link, purpose=LoginLink.Purpose.SIGNUP)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_signup_link(schema, email, link))
+        transaction.on_commit(lambda: mail_login_link(schema, row.pk))
 
 
 def signup_key_verify(*, partner: Partner, key: str) -> tuple[User, dict[str, str]]:

@@ -1,0 +1,124 @@
+"""Secrets stay out of queues and logs (issue 13, item 6): mail tasks carry row ids, the access
+and request logs carry no token-bearing query strings, the default run prints no codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from django.core import mail
+from django.test import Client
+from huey.contrib.djhuey import HUEY
+from huey.signals import SIGNAL_ENQUEUED
+
+from accounts.models import LoginCode, LoginLink, User
+from tests.accounts.conftest import last_mail_code, last_mail_link, solve_bot_check
+
+pytestmark = pytest.mark.django_db
+HOST = "autohaus.localhost"
+VERIFY_URL = "http://autohaus.localhost:8000/verify-email?campaign=herbst"
+
+
+@pytest.fixture
+def queued() -> Iterator[list[bytes]]:
+    """Each task message exactly as huey would write it to Redis or SQLite."""
+    messages: list[bytes] = []
+
+    def enqueued(signal: str, task: Any) -> None:
+        messages.append(HUEY.serialize_task(task))
+
+    HUEY.signal(SIGNAL_ENQUEUED)(enqueued)
+    yield messages
+    HUEY.disconnect_signal(enqueued, SIGNAL_ENQUEUED)
+
+
+@pytest.fixture
+def post(client: Client, django_capture_on_commit_callbacks: Any) -> Callable[..., Any]:
+    """POST through the real middleware; the call's mail tasks run when it commits, as in the server."""
+
+    def call(path: str, payload: dict[str, Any]) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(path, payload, content_type="application/json", HTTP_HOST=HOST)
+
+    return call
+
+
+def assert_only_ids(messages: list[bytes], *secrets: str) -> None:
+    assert messages, "no task was queued"
+    for message in messages:
+        for secret in secrets:
+            assert secret.encode() not in message
+        # the arguments are the schema and a row id, nothing else
+        task = HUEY.deserialize_task(message)
+        assert task.args[0] == "p_autohaus"
+        assert all(isinstance(arg, int) for arg in task.args[1:2])
+
+
+def test_a_login_code_task_carries_the_row_id_not_the_code(post: Any, queued: list[bytes]) -> None:
+    assert (
+        post("/api/auth/registration/otp/", {"email": "anna@example.org", "partner": "autohaus"}).status_code
+        == 200
+    )
+    code = last_mail_code()
+    assert_only_ids(queued, code)
+    assert HUEY.deserialize_task(queued[0]).args == ("p_autohaus", LoginCode.objects.get().pk)
+    # and the database keeps neither the code nor its sealed copy once the mail went out
+    row = LoginCode.objects.get()
+    assert row.sealed == "" and code not in row.code_hash
+
+
+def test_a_login_link_task_carries_the_row_id_not_the_link(post: Any, queued: list[bytes]) -> None:
+    body = {"email": "anna@example.org", "partner": "autohaus", "verify_email_url": VERIFY_URL}
+    assert post("/api/auth/registration/email/", body).status_code == 200
+    key = parse_qs(urlsplit(last_mail_link()).query)["key"][0]
+    assert_only_ids(queued, key)
+    assert LoginLink.objects.get().sealed == ""
+    # the mailed link still logs in
+    assert post("/api/auth/registration/email/verify/", {"key": key}).status_code == 200
+
+
+def test_the_portal_check_reset_and_signup_tasks_carry_no_secret(
+    client: Client, post: Any, queued: list[bytes]
+) -> None:
+    User.objects.create_user(username="paula@example.de", email="paula@example.de", password="Geheim-123!")
+    login = post(
+        "/api/auth/user/login/",
+        {"username": "paula@example.de", "password": "Geheim-123!", "recaptcha": solve_bot_check(client)},
+    )
+    assert login.json()["recaptcha_extra_check"] is True
+    code = last_mail_code()
+
+    assert (
+        post("/api/auth/user/password-reset/verify-email/", {"email": "paula@example.de"}).status_code == 200
+    )
+    reset = parse_qs(urlsplit(last_mail_link()).query)
+
+    User.objects.create_user(username="flow@example.de", email="flow@example.de")
+    body = {"email": "flow@example.de", "partner": "autohaus", "verify_email_url": VERIFY_URL}
+    assert post("/api/end_user_portal/email_register/", body).status_code == 200
+    signup_key = parse_qs(urlsplit(last_mail_link()).query)["key"][0]
+
+    assert len(queued) == 3
+    assert_only_ids(queued, code, reset["token"][0], signup_key)
+    # the reset link made in the task works
+    assert (
+        client.get(
+            f"/api/auth/user/password-reset/verify/{reset['token'][0]}/{reset['id'][0]}/", HTTP_HOST=HOST
+        ).json()["email"]
+        == "paula@example.de"
+    )
+
+
+def test_a_replaced_code_is_not_mailed_by_a_late_worker(client: Client, queued: list[bytes]) -> None:
+    """A worker that gets to an old task after a newer code exists sends nothing stale."""
+    from accounts.services import _code_issue
+    from accounts.tasks import mail_login_code
+
+    old = _code_issue(email="anna@example.org", purpose=LoginCode.Purpose.REGISTRATION)
+    _code_issue(email="anna@example.org", purpose=LoginCode.Purpose.REGISTRATION)
+    mail_login_code("p_autohaus", old.pk)
+    assert not mail.outbox
+    old.refresh_from_db()
+    assert old.sealed == ""
