@@ -42,7 +42,7 @@ from accounts.errors import (
     AccountError,
 )
 from accounts.mails import mail_secret_seal
-from accounts.models import LoginCode, LoginLink, User
+from accounts.models import LoginCode, LoginLink, User, canonical_name
 from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset
 from accounts.tokens import (
     LOGIN_ID,
@@ -62,9 +62,19 @@ def _digest(value: str) -> str:
 
 
 def _lock_address(email: str) -> None:
-    """Serialise sends to one address (inside the caller's transaction)."""
+    """Serialise sends to one address, all its spellings alike (inside the caller's transaction)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"login-send:{email}"])
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"login-send:{canonical_name(email)}"])
+
+
+def _mail_address(email: str) -> str:
+    """Where a code or link for this address goes, and the address its row is kept under: a
+    known user's own stored address whatever spelling was typed. Mailing the typed variant
+    (anſa@, dotless ı) instead would let a look-alike mailbox prove someone else's account."""
+    stored = (
+        User.objects.filter(email_canonical=canonical_name(email)).values_list("email", flat=True).first()
+    )
+    return stored if stored is not None else email
 
 
 def _last_send(email: str) -> datetime | None:
@@ -119,6 +129,7 @@ def _code_issue(*, email: str, purpose: str) -> LoginCode:
 
 
 def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
+    email = _mail_address(email)
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
@@ -128,6 +139,7 @@ def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
 
 
 def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, str]:
+    email = _mail_address(email)
     _code_claim(email=email, purpose=LoginCode.Purpose.REGISTRATION, code=code)
     return tokens_issue(user=end_user_get_or_create(email=email), partner=partner)
 
@@ -171,6 +183,7 @@ def verify_url_build(*, partner: Partner, verify_email_url: str, key: str) -> st
 
 
 def login_link_send(*, partner: Partner, email: str, verify_email_url: str, client_ip: str) -> None:
+    email = _mail_address(email)
     key = secrets.token_urlsafe(32)
     link = verify_url_build(partner=partner, verify_email_url=verify_email_url, key=key)
     with transaction.atomic():
@@ -215,7 +228,7 @@ def login_link_verify(*, partner: Partner, key: str) -> dict[str, str]:
 
 def end_user_get_or_create(*, email: str) -> User:
     """The partner's user for this e-mail: an unknown e-mail becomes a new end user."""
-    user = User.objects.filter(email__iexact=email).first()
+    user = User.objects.filter(email_canonical=canonical_name(email)).first()
     if user is not None:
         return user
     try:
@@ -226,7 +239,7 @@ def end_user_get_or_create(*, email: str) -> User:
             return user
     except IntegrityError:
         # Created by a concurrent login of the same address.
-        return User.objects.get(email__iexact=email)
+        return User.objects.get(email_canonical=canonical_name(email))
 
 
 class _SpentRefreshProbe(PartnerRefreshToken):
@@ -383,13 +396,14 @@ def portal_login(
 ) -> PortalLogin:
     """Password login. A correct password on a new device, after failures from this address, or
     where the partner always wants it gets an e-mailed code instead of tokens."""
-    username = username.strip().lower()
+    # One user and one throttle for every spelling: Anna, anna, the ſ/ı variants.
+    username = canonical_name(username)
     _login_throttle(partner, username, client_ip)
     if not bot_check_ok:
         _login_failed(partner, username, client_ip)
         raise AccountError(BOT_CHECK_FAILED, status=401)
     user = (
-        User.objects.filter(Q(username__iexact=username) | Q(email__iexact=username), is_active=True)
+        User.objects.filter(Q(username_canonical=username) | Q(email_canonical=username), is_active=True)
         .order_by("pk")
         .first()
     )
@@ -476,11 +490,11 @@ class PartnerResetTokens(PasswordResetTokenGenerator):
 
 def password_reset_request(*, partner: Partner, email: str, site_url: str, client_ip: str) -> None:
     """Mail a reset link; for an owner without a portal password it creates the account."""
-    user = User.objects.filter(email__iexact=email, is_active=True).first()
+    user = User.objects.filter(email_canonical=canonical_name(email), is_active=True).first()
     _address_budget(partner=partner, client_ip=client_ip)
     if user is None:
         raise AccountError(EMAIL_NOT_REGISTERED)
-    if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(email)}", 1, timeout=60):
+    if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(canonical_name(email))}", 1, timeout=60):
         raise AccountError(SEND_TOO_SOON, status=429, retry_after=60)
     # The task gets the user id and makes the link itself: no reset token in the queue.
     schema, user_id = partner.schema_name, user.pk
@@ -537,12 +551,13 @@ def password_reset_complete(*, partner: Partner, token: str, uidb64: str, passwo
 
 def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, client_ip: str) -> None:
     """The portal signup link, for an address this partner knows (it registered a vehicle)."""
+    email = _mail_address(email)
     key = secrets.token_urlsafe(32)
     link = verify_url_build(partner=partner, verify_email_url=verify_email_url, key=key)
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        if not User.objects.filter(email__iexact=email, is_active=True).exists():
+        if not User.objects.filter(email_canonical=canonical_name(email), is_active=True).exists():
             raise AccountError(EMAIL_UNKNOWN)
         row = _link_issue(email=email, key=key, link=link, purpose=LoginLink.Purpose.SIGNUP)
         schema = partner.schema_name
@@ -551,7 +566,7 @@ def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, cli
 
 def signup_key_verify(*, partner: Partner, key: str) -> tuple[User, dict[str, str]]:
     link = _link_claim(key=key, purpose=LoginLink.Purpose.SIGNUP)
-    user = User.objects.filter(email__iexact=link.email, is_active=True).first()
+    user = User.objects.filter(email_canonical=canonical_name(link.email), is_active=True).first()
     if user is None:
         raise AccountError(INVALID_LINK)
     return user, tokens_issue(user=user, partner=partner)
