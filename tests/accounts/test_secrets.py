@@ -3,6 +3,7 @@ and request logs carry no token-bearing query strings, the default run prints no
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -122,3 +123,33 @@ def test_a_replaced_code_is_not_mailed_by_a_late_worker(client: Client, queued: 
     assert not mail.outbox
     old.refresh_from_db()
     assert old.sealed == ""
+
+
+@pytest.mark.parametrize("echo", [None, "1"])
+def test_the_outbox_prints_codes_only_with_mail_echo(
+    post: Any, settings: Any, tmp_path: Any, capsys: Any, monkeypatch: Any, echo: str | None
+) -> None:
+    # given the default run's mail backend
+    settings.EMAIL_BACKEND = "config.mail.OutboxBackend"
+    settings.MAIL_DIR = tmp_path
+    settings.MAIL_QUIET = False
+    if hasattr(settings, "MAIL_ECHO"):
+        del settings.MAIL_ECHO
+    if echo is None:
+        monkeypatch.delenv("MAIL_ECHO", raising=False)
+    else:
+        monkeypatch.setenv("MAIL_ECHO", echo)
+
+    # when a code is mailed
+    assert (
+        post("/api/auth/registration/otp/", {"email": "anna@example.org", "partner": "autohaus"}).status_code
+        == 200
+    )
+
+    # then the mail is in var/mail either way, and on stdout only with MAIL_ECHO=1
+    (saved,) = tmp_path.glob("*.eml")
+    body = saved.read_bytes().decode()
+    code = re.search(r"\b(\d{6})\b", body)
+    assert code is not None
+    printed = capsys.readouterr().out
+    assert (code.group(1) in printed) is (echo == "1")
