@@ -34,8 +34,10 @@ SHM = "/dev/shm"  # noqa: S108
 worker_tmp_dir = SHM if os.path.isdir(SHM) else None
 control_socket_disable = True
 # The request line comes from config.logs.RequestLogMiddleware, with the partner and without
-# the query string; gunicorn's access log would repeat it without either.
+# the query string; gunicorn's access log would repeat it without either. Should it be turned
+# on, this logger drops query strings, reset tokens and the Referer's query from every line.
 accesslog = None
+logger_class = "config.logs.AccessLogger"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 logconfig_dict = {

@@ -153,3 +153,116 @@ def test_the_outbox_prints_codes_only_with_mail_echo(
     assert code is not None
     printed = capsys.readouterr().out
     assert (code.group(1) in printed) is (echo == "1")
+
+
+SECRET = "s3cr3t-K3y-0f-a-l0gin-link"
+
+
+def test_the_request_log_carries_no_query_string_or_reset_token(client: Client, caplog: Any) -> None:
+    with caplog.at_level("INFO", logger="thg.request"):
+        client.get(f"/api/auth/user/password-reset/verify/{SECRET}/MQ/?key={SECRET}", HTTP_HOST=HOST)
+        client.get(f"/verify-email?campaign=herbst&key={SECRET}", HTTP_HOST=HOST)
+        client.get(f"/no-such-page/?token={SECRET}", HTTP_HOST=HOST)
+    lines = [record for record in caplog.records if record.name == "thg.request"]
+    assert len(lines) == 3
+    for record in lines:
+        assert SECRET not in str(vars(record))
+
+
+@pytest.mark.parametrize(
+    ("url", "logged"),
+    [
+        (f"/portal/auth/reset-password?token={SECRET}&id=MQ", "/portal/auth/reset-password?[redacted]"),
+        (
+            f"/api/auth/user/password-reset/verify/{SECRET}/MQ/",
+            "/api/auth/user/password-reset/verify/[redacted]/",
+        ),
+        (
+            f"/api/auth/user/password-reset/verify{SECRET}/MQ/",
+            "/api/auth/user/password-reset/verify/[redacted]/",
+        ),
+        (
+            f"https://autohaus.example/verify-email?key={SECRET}#top",
+            "https://autohaus.example/verify-email?[redacted]",
+        ),
+        ("/api/partner/config/", "/api/partner/config/"),
+    ],
+)
+def test_urls_are_redacted_for_logs(url: str, logged: str) -> None:
+    from config.logs import url_redact
+
+    assert url_redact(url) == logged
+
+
+def test_make_serve_and_the_image_use_the_redacting_access_logger() -> None:
+    from tests.conftest import ROOT
+
+    serve = (ROOT / "Makefile").read_text().split("\nserve:", 1)[1].split("\n\n", 1)[0]
+    assert "--access-logfile -" in serve and "--logger-class config.logs.AccessLogger" in serve
+    assert 'logger_class = "config.logs.AccessLogger"' in (ROOT / "deploy" / "gunicorn.conf.py").read_text()
+
+
+def test_gunicorns_access_log_drops_tokens(django_db_setup: None, tmp_path: Any) -> None:
+    """A gunicorn served with the flags of `make serve`, its access log in a file."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from tests.conftest import ROOT, _free_port, database_url
+
+    port, log = _free_port(), tmp_path / "access.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DEBUG": "1",
+        "HUEY_IMMEDIATE": "1",
+        "MAIL_DIR": str(tmp_path / "mail"),
+        "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}",
+    }
+    server = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "config.wsgi:application", "--chdir", str(ROOT / "platform")),
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"),
+            *("--access-logfile", str(log), "--logger-class", "config.logs.AccessLogger"),
+        ],
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        paths = [
+            f"/portal/auth/reset-password?token={SECRET}&id=MQ",
+            f"/api/auth/user/password-reset/verify/{SECRET}/MQ/",
+            "/api/partner/config/",
+        ]
+        deadline = time.monotonic() + 30
+        for path in paths:
+            request = urllib.request.Request(
+                base + path,
+                headers={
+                    "Host": f"autohaus.localhost:{port}",
+                    "Referer": f"{base}/verify-email?key={SECRET}",
+                },
+            )
+            while True:
+                try:
+                    urllib.request.urlopen(request, timeout=10).close()
+                    break
+                except urllib.error.HTTPError:
+                    break  # an answer, whatever its status, is logged
+                except OSError:
+                    assert time.monotonic() < deadline, "gunicorn did not start"
+                    time.sleep(0.2)
+        while time.monotonic() < deadline and len(log.read_text().splitlines()) < len(paths):
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    lines = log.read_text().splitlines()
+    assert len(lines) == len(paths), lines
+    assert SECRET not in log.read_text()
+    assert '"GET /portal/auth/reset-password?[redacted] HTTP/1.1"' in lines[0]
+    assert "/verify-email?[redacted]" in lines[0]  # the Referer
