@@ -35,8 +35,18 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
 _RECORD_FIELDS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
 
+# Secrets inside URLs: the reset check's token and user id in its path, and query parameters
+# that carry a login key, reset token, code or JWT.
+_SECRET_PATH = re.compile(r"(/password-reset/verify)[^?#\s\"']*")
+_SECRET_PARAM = re.compile(r"([?&](?:key|token|code|otp_code|refresh|access|id)=)[^&#\s\"']+", re.IGNORECASE)
+
+
+def secrets_redact(text: str) -> str:
+    return _SECRET_PARAM.sub(r"\1[redacted]", _SECRET_PATH.sub(r"\1/[redacted]/", text))
+
+
 def redact(text: str) -> str:
-    return IBAN.sub("[iban]", EMAIL.sub("[email]", text))
+    return IBAN.sub("[iban]", EMAIL.sub("[email]", secrets_redact(text)))
 
 
 def current_schema() -> str:
@@ -68,10 +78,15 @@ def record_partner(record: logging.LogRecord) -> str:
 
 
 class PartnerFilter(logging.Filter):
-    """Puts the partner on every record."""
+    """Puts the partner on every record, and takes URL secrets out of its message for every
+    format (Django logs a 4xx with the request's path: "Bad Request: /api/.../verify/<token>/")."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.partner = record_partner(record)
+        message = record.getMessage()
+        cleaned = secrets_redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
         return True
 
 
@@ -137,10 +152,6 @@ class RequestLogMiddleware:
             },
         )
         return response
-
-
-# Path segments that are secrets: the reset check's token and user id.
-_SECRET_PATH = re.compile(r"(/password-reset/verify)[^?#]*")
 
 
 def url_redact(url: str) -> str:

@@ -169,6 +169,24 @@ def test_the_request_log_carries_no_query_string_or_reset_token(client: Client, 
         assert SECRET not in str(vars(record))
 
 
+def test_djangos_4xx_lines_carry_no_reset_token_in_either_log_format(client: Client, caplog: Any) -> None:
+    import logging
+
+    from config.logs import JsonFormatter, PartnerFilter
+
+    with caplog.at_level("WARNING", logger="django.request"):
+        response = client.get(f"/api/auth/user/password-reset/verify/{SECRET}/MQ/", HTTP_HOST=HOST)
+    assert response.status_code == 400
+    (record,) = [record for record in caplog.records if record.name == "django.request"]
+    # what the console handler writes (settings.LOGGING: PartnerFilter, then json or text;
+    # the console handler's filter has already run on this very record)
+    assert PartnerFilter().filter(record)
+    text = logging.Formatter("%(levelname)s %(name)s [%(partner)s] %(message)s").format(record)
+    json_line = JsonFormatter().format(record)
+    for line in (text, json_line):
+        assert SECRET not in line and "password-reset/verify/[redacted]/" in line
+
+
 @pytest.mark.parametrize(
     ("url", "logged"),
     [
