@@ -267,7 +267,10 @@ def _login_revoke(*, user_id: Any, login_id: Any) -> None:
     """Blacklist every token of one login (its rotation chain). A token from before login ids
     names no chain: then every token of the user goes, the safe side."""
     with transaction.atomic():
-        for outstanding in OutstandingToken.objects.filter(user_id=user_id, blacklistedtoken__isnull=True):
+        live = OutstandingToken.objects.filter(
+            user_id=user_id, blacklistedtoken__isnull=True, expires_at__gt=timezone.now()
+        )
+        for outstanding in live:
             try:
                 claims = jwt.decode(outstanding.token, options={"verify_signature": False})
             except jwt.InvalidTokenError:
