@@ -5,6 +5,7 @@ mail is sent, so neither the queue (Redis/SQLite) nor the database keeps it in c
 from __future__ import annotations
 
 import base64
+import logging
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -18,6 +19,8 @@ from django.utils import timezone
 from accounts.models import LoginCode, LoginLink
 from tenants.models import Partner
 from themes.compiler import theme_compile
+
+logger = logging.getLogger(__name__)
 
 
 def mail_send(*, schema_name: str, to: str, template: str, subject: str, context: dict[str, Any]) -> None:
@@ -72,6 +75,8 @@ def mail_secret_open(sealed: str) -> str | None:
     try:
         return _fernet().decrypt(sealed.encode()).decode()
     except InvalidToken:
+        # Sealed under a SECRET_KEY no longer in SECRET_KEY_FALLBACKS: the user asks again.
+        logger.warning("mail secret unreadable (SECRET_KEY changed?)")
         return None
 
 
