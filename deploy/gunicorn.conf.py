@@ -45,8 +45,10 @@ if isinstance(_trusted, int):
 else:
     forwarded_allow_ips = ",".join(str(network) for network in _trusted)
 # The request line comes from config.logs.RequestLogMiddleware, with the partner and without
-# the query string; gunicorn's access log would repeat it without either.
+# the query string; gunicorn's access log would repeat it without either. Should it be turned
+# on, this logger drops query strings, reset tokens and the Referer's query from every line.
 accesslog = None
+logger_class = "config.logs.AccessLogger"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 logconfig_dict = {

@@ -1,13 +1,26 @@
+"""The login flows' e-mails. A mail task carries a row id; the secret the mail needs (a code,
+a link) waits in that row encrypted with a key derived from SECRET_KEY and is cleared once the
+mail is sent, so neither the queue (Redis/SQLite) nor the database keeps it in clear."""
+
 from __future__ import annotations
 
+import base64
+import logging
 from typing import Any
 
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives.hashes import SHA256
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
+from django.utils import timezone
 
+from accounts.models import LoginCode, LoginLink
 from tenants.models import Partner
 from themes.compiler import theme_compile
+
+logger = logging.getLogger(__name__)
 
 
 def mail_send(*, schema_name: str, to: str, template: str, subject: str, context: dict[str, Any]) -> None:
@@ -35,3 +48,72 @@ def mail_send(*, schema_name: str, to: str, template: str, subject: str, context
     )
     message.attach_alternative(html, "text/html")
     message.send()
+
+
+def _fernet() -> MultiFernet:
+    """Encrypts with SECRET_KEY; decrypts with it or a key in SECRET_KEY_FALLBACKS (rotation)."""
+    secrets = [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])]
+    return MultiFernet(
+        [
+            Fernet(
+                base64.urlsafe_b64encode(
+                    HKDF(algorithm=SHA256(), length=32, salt=None, info=b"thg.mail-secret").derive(
+                        str(secret).encode()
+                    )
+                )
+            )
+            for secret in secrets
+        ]
+    )
+
+
+def mail_secret_seal(value: str) -> str:
+    return _fernet().encrypt(value.encode()).decode()
+
+
+def mail_secret_open(sealed: str) -> str | None:
+    try:
+        return _fernet().decrypt(sealed.encode()).decode()
+    except InvalidToken:
+        # Sealed under a SECRET_KEY no longer in SECRET_KEY_FALLBACKS: the user asks again.
+        logger.warning("mail secret unreadable (SECRET_KEY changed?)")
+        return None
+
+
+def login_code_mail(*, schema_name: str, code_id: int) -> None:
+    """Mail the code of one LoginCode row, once. A code replaced, used or expired before the
+    worker got to it is not mailed (its successor's mail carries the valid one)."""
+    row = LoginCode.objects.filter(pk=code_id).exclude(sealed="").first()
+    if row is None:
+        return
+    code = mail_secret_open(row.sealed)
+    if code is not None and row.used_at is None and row.expires_at > timezone.now():
+        mail_send(
+            schema_name=schema_name,
+            to=row.email,
+            template="login_code",
+            subject="Ihr Bestätigungscode",
+            context={"code": code},
+        )
+    # Cleared only after a successful send: a failed send is retried with the row intact.
+    LoginCode.objects.filter(pk=row.pk).update(sealed="")
+
+
+LINK_MAILS = {
+    LoginLink.Purpose.REGISTRATION: ("login_link", "Bitte bestätigen Sie Ihre E-Mail-Adresse"),
+    LoginLink.Purpose.SIGNUP: ("portal_signup", "Ihre Anmeldung im Kundenportal"),
+}
+
+
+def login_link_mail(*, schema_name: str, link_id: int) -> None:
+    """Mail the link of one LoginLink row, once (as login_code_mail)."""
+    row = LoginLink.objects.filter(pk=link_id).exclude(sealed="").first()
+    if row is None:
+        return
+    link = mail_secret_open(row.sealed)
+    if link is not None and row.used_at is None and row.expires_at > timezone.now():
+        template, subject = LINK_MAILS[LoginLink.Purpose(row.purpose)]
+        mail_send(
+            schema_name=schema_name, to=row.email, template=template, subject=subject, context={"link": link}
+        )
+    LoginLink.objects.filter(pk=row.pk).update(sealed="")

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+import jwt
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
@@ -18,8 +19,10 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from ninja_jwt.exceptions import TokenError
 from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
 from accounts.errors import (
@@ -38,9 +41,16 @@ from accounts.errors import (
     TOO_MANY_SENDS,
     AccountError,
 )
-from accounts.models import LoginCode, LoginLink, User
-from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset, mail_signup_link
-from accounts.tokens import SESSION_START, refresh_token_validate, tokens_issue
+from accounts.mails import mail_secret_seal
+from accounts.models import LoginCode, LoginLink, User, canonical_name
+from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset
+from accounts.tokens import (
+    LOGIN_ID,
+    SESSION_START,
+    PartnerRefreshToken,
+    refresh_token_validate,
+    tokens_issue,
+)
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
@@ -56,7 +66,7 @@ def _is_staff(user: User) -> bool:
 
 
 def _staff_email(email: str) -> bool:
-    return User.objects.filter(email__iexact=email).exclude(OWNERS).exists()
+    return User.objects.filter(email_canonical=canonical_name(email)).exclude(OWNERS).exists()
 
 
 def _digest(value: str) -> str:
@@ -64,9 +74,19 @@ def _digest(value: str) -> str:
 
 
 def _lock_address(email: str) -> None:
-    """Serialise sends to one address (inside the caller's transaction)."""
+    """Serialise sends to one address, all its spellings alike (inside the caller's transaction)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"login-send:{email}"])
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"login-send:{canonical_name(email)}"])
+
+
+def _mail_address(email: str) -> str:
+    """Where a code or link for this address goes, and the address its row is kept under: a
+    known user's own stored address whatever spelling was typed. Mailing the typed variant
+    (anſa@, dotless ı) instead would let a look-alike mailbox prove someone else's account."""
+    stored = (
+        User.objects.filter(email_canonical=canonical_name(email)).values_list("email", flat=True).first()
+    )
+    return stored if stored is not None else email
 
 
 def _last_send(email: str) -> datetime | None:
@@ -103,33 +123,36 @@ def _address_budget(*, partner: Partner, client_ip: str) -> None:
         raise AccountError(TOO_MANY_SENDS, status=429, retry_after=3600)
 
 
-def _code_issue(*, email: str, purpose: str) -> str:
-    """A new code for the address (inside the caller's transaction); it replaces earlier ones."""
+def _code_issue(*, email: str, purpose: str) -> LoginCode:
+    """A new code for the address (inside the caller's transaction); it replaces earlier ones.
+    The code itself is kept only sealed for the mail task (accounts.mails)."""
     code = f"{secrets.randbelow(10**CODE_PATTERN_LENGTH):0{CODE_PATTERN_LENGTH}d}"
     now = timezone.now()
     LoginCode.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
         expires_at=now
     )
-    LoginCode.objects.create(
+    return LoginCode.objects.create(
         email=email,
         purpose=purpose,
         code_hash=_digest(f"{email}:{code}"),
+        sealed=mail_secret_seal(code),
         expires_at=now + settings.LOGIN_CODE_LIFETIME,
     )
-    return code
 
 
 def login_code_send(*, partner: Partner, email: str, client_ip: str) -> None:
+    email = _mail_address(email)
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        code = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
+        row = _code_issue(email=email, purpose=LoginCode.Purpose.REGISTRATION)
         schema = partner.schema_name
         if not _staff_email(email):
-            transaction.on_commit(lambda: mail_login_code(schema, email, code))
+            transaction.on_commit(lambda: mail_login_code(schema, row.pk))
 
 
 def login_code_verify(*, partner: Partner, email: str, code: str) -> dict[str, str]:
+    email = _mail_address(email)
     _code_claim(email=email, purpose=LoginCode.Purpose.REGISTRATION, code=code)
     user = end_user_get_or_create(email=email)
     if _is_staff(user):
@@ -179,18 +202,19 @@ def verify_url_build(*, partner: Partner, verify_email_url: str, key: str) -> st
 
 
 def login_link_send(*, partner: Partner, email: str, verify_email_url: str, client_ip: str) -> None:
+    email = _mail_address(email)
     key = secrets.token_urlsafe(32)
     link = verify_url_build(partner=partner, verify_email_url=verify_email_url, key=key)
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.REGISTRATION)
+        row = _link_issue(email=email, key=key, link=link, purpose=LoginLink.Purpose.REGISTRATION)
         schema = partner.schema_name
         if not _staff_email(email):
-            transaction.on_commit(lambda: mail_login_link(schema, email, link))
+            transaction.on_commit(lambda: mail_login_link(schema, row.pk))
 
 
-def _link_issue(*, email: str, key: str, purpose: str) -> None:
+def _link_issue(*, email: str, key: str, link: str, purpose: str) -> LoginLink:
     now = timezone.now()
     lifetime = (
         settings.SIGNUP_LINK_LIFETIME if purpose == LoginLink.Purpose.SIGNUP else settings.LOGIN_LINK_LIFETIME
@@ -198,7 +222,13 @@ def _link_issue(*, email: str, key: str, purpose: str) -> None:
     LoginLink.objects.filter(email=email, purpose=purpose, used_at__isnull=True, expires_at__gt=now).update(
         expires_at=now
     )
-    LoginLink.objects.create(email=email, purpose=purpose, key_hash=_digest(key), expires_at=now + lifetime)
+    return LoginLink.objects.create(
+        email=email,
+        purpose=purpose,
+        key_hash=_digest(key),
+        sealed=mail_secret_seal(link),
+        expires_at=now + lifetime,
+    )
 
 
 def _link_claim(*, key: str, purpose: str) -> LoginLink:
@@ -222,7 +252,7 @@ def login_link_verify(*, partner: Partner, key: str) -> dict[str, str]:
 def end_user_get_or_create(*, email: str) -> User:
     """The partner's user for this e-mail: an unknown e-mail becomes a new end user. A staff
     account is returned as it is: callers refuse it (see OWNERS)."""
-    user = User.objects.filter(email__iexact=email).first()
+    user = User.objects.filter(email_canonical=canonical_name(email)).first()
     if user is not None:
         return user
     try:
@@ -233,11 +263,56 @@ def end_user_get_or_create(*, email: str) -> User:
             return user
     except IntegrityError:
         # Created by a concurrent login of the same address.
-        return User.objects.get(email__iexact=email)
+        return User.objects.get(email_canonical=canonical_name(email))
+
+
+class _SpentRefreshProbe(PartnerRefreshToken):
+    """Checks a refresh token like the real one (signature, expiry, type) but not the
+    blacklist: it tells a replay of a genuine rotated token from garbage."""
+
+    def check_blacklist(self) -> None:
+        return None
+
+
+def _spent_refresh(raw: str, partner: Partner) -> _SpentRefreshProbe | None:
+    """The token, if it is genuine, of this partner, unexpired and already blacklisted."""
+    try:
+        token = _SpentRefreshProbe(raw)
+    except TokenError:
+        return None
+    if token.get("aud") != partner.schema_name:
+        return None
+    if not BlacklistedToken.objects.filter(token__jti=token.get("jti")).exists():
+        return None
+    return token
+
+
+def _login_revoke(*, user_id: Any, login_id: Any) -> None:
+    """Blacklist every token of one login (its rotation chain). A token from before login ids
+    names no chain: then every token of the user goes, the safe side."""
+    with transaction.atomic():
+        live = OutstandingToken.objects.filter(
+            user_id=user_id, blacklistedtoken__isnull=True, expires_at__gt=timezone.now()
+        )
+        for outstanding in live:
+            try:
+                claims = jwt.decode(outstanding.token, options={"verify_signature": False})
+            except jwt.InvalidTokenError:
+                claims = {}
+            if login_id is None or claims.get(LOGIN_ID) in (None, login_id):
+                BlacklistedToken.objects.get_or_create(token=outstanding)
 
 
 def token_rotate(*, partner: Partner, refresh: str) -> dict[str, str]:
-    token = refresh_token_validate(refresh, partner)
+    try:
+        token = refresh_token_validate(refresh, partner)
+    except AccountError:
+        spent = _spent_refresh(refresh, partner)
+        if spent is not None:
+            # Reuse detection: a rotated token presented again means two holders (a thief
+            # and the owner); the whole login ends, also the newest refresh token.
+            _login_revoke(user_id=spent.get("user_id"), login_id=spent.get(LOGIN_ID))
+        raise
     user = User.objects.filter(pk=token.get("user_id"), is_active=True).first()
     if user is None:
         raise AccountError(INVALID_TOKEN, status=401)
@@ -247,11 +322,17 @@ def token_rotate(*, partner: Partner, refresh: str) -> dict[str, str]:
             _, fresh = cast(Any, token.blacklist())
         except IntegrityError:
             fresh = False
-        if not fresh:
-            # Rotated already (a replay or a concurrent refresh): the old token is spent.
-            raise AccountError(INVALID_TOKEN, status=401)
-        start: Any = token.get(SESSION_START)
-        return tokens_issue(user=user, partner=partner, session_start=int(start) if start else None)
+        if fresh:
+            start: Any = token.get(SESSION_START)
+            return tokens_issue(
+                user=user,
+                partner=partner,
+                session_start=int(start) if start else None,
+                login_id=cast(Any, token.get(LOGIN_ID)),
+            )
+    # Rotated already by a concurrent refresh with the same token: a reuse as well.
+    _login_revoke(user_id=user.pk, login_id=token.get(LOGIN_ID))
+    raise AccountError(INVALID_TOKEN, status=401)
 
 
 def token_revoke(*, partner: Partner, refresh: str) -> None:
@@ -311,8 +392,16 @@ def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
         cache.set(key, (count + 1, now), timeout=window)
 
 
+def _password_stamp(partner: Partner, user: User) -> str:
+    """Changes with the password hash: a device cookie made before a password change (a reset
+    after a suspected takeover) no longer counts, without a table of devices to revoke."""
+    return salted_hmac(f"device-password:{partner.schema_name}", user.password).hexdigest()[:32]
+
+
 def device_cookie_value(*, partner: Partner, user: User) -> str:
-    return signing.dumps({"user": user.pk}, salt=f"device:{partner.schema_name}")
+    return signing.dumps(
+        {"user": user.pk, "pw": _password_stamp(partner, user)}, salt=f"device:{partner.schema_name}"
+    )
 
 
 def _device_known(*, partner: Partner, user: User, cookie: str | None) -> bool:
@@ -322,7 +411,11 @@ def _device_known(*, partner: Partner, user: User, cookie: str | None) -> bool:
         data = signing.loads(cookie, salt=f"device:{partner.schema_name}", max_age=settings.DEVICE_COOKIE_AGE)
     except signing.BadSignature:
         return False
-    return isinstance(data, dict) and data.get("user") == user.pk
+    return (
+        isinstance(data, dict)
+        and data.get("user") == user.pk
+        and hmac.compare_digest(str(data.get("pw", "")), _password_stamp(partner, user))
+    )
 
 
 def portal_login(
@@ -330,13 +423,14 @@ def portal_login(
 ) -> PortalLogin:
     """Password login. A correct password on a new device, after failures from this address, or
     where the partner always wants it gets an e-mailed code instead of tokens."""
-    username = username.strip().lower()
+    # One user and one throttle for every spelling: Anna, anna, the ſ/ı variants.
+    username = canonical_name(username)
     _login_throttle(partner, username, client_ip)
     if not bot_check_ok:
         _login_failed(partner, username, client_ip)
         raise AccountError(BOT_CHECK_FAILED, status=401)
     user = (
-        User.objects.filter(Q(username__iexact=username) | Q(email__iexact=username), is_active=True)
+        User.objects.filter(Q(username_canonical=username) | Q(email_canonical=username), is_active=True)
         .order_by("pk")
         .first()
     )
@@ -381,9 +475,9 @@ def _portal_check_send(*, partner: Partner, user: User, client_ip: str, on_login
             _address_budget(partner=partner, client_ip=client_ip)
         else:
             _send_allowed(partner=partner, email=user.email, client_ip=client_ip)
-        code = _code_issue(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK)
-        schema, email = partner.schema_name, user.email
-        transaction.on_commit(lambda: mail_login_code(schema, email, code))
+        row = _code_issue(email=user.email, purpose=LoginCode.Purpose.PORTAL_CHECK)
+        schema = partner.schema_name
+        transaction.on_commit(lambda: mail_login_code(schema, row.pk))
 
 
 def _pending_check_user(user_id: int) -> User:
@@ -423,12 +517,24 @@ class PartnerResetTokens(PasswordResetTokenGenerator):
 
 def password_reset_request(*, partner: Partner, email: str, site_url: str, client_ip: str) -> None:
     """Mail a reset link; for an owner without a portal password it creates the account."""
-    user = User.objects.filter(OWNERS, email__iexact=email, is_active=True).first()
+    user = User.objects.filter(OWNERS, email_canonical=canonical_name(email), is_active=True).first()
     _address_budget(partner=partner, client_ip=client_ip)
     if user is None:
         raise AccountError(EMAIL_NOT_REGISTERED)
-    if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(email)}", 1, timeout=60):
+    if not cache.add(f"reset-sent:{partner.schema_name}:{_digest(canonical_name(email))}", 1, timeout=60):
         raise AccountError(SEND_TOO_SOON, status=429, retry_after=60)
+    # The task gets the user id and makes the link itself: no reset token in the queue.
+    schema, user_id = partner.schema_name, user.pk
+    transaction.on_commit(lambda: mail_password_reset(schema, user_id, site_url))
+
+
+def password_reset_link(*, schema_name: str, user_id: int, site_url: str) -> tuple[str, str, bool] | None:
+    """(address, reset link, whether it creates the account) for the reset mail task, made in
+    the partner's schema; None for a user gone or deactivated since the request."""
+    partner = Partner.objects.get(schema_name=schema_name)
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return None
     query = {
         "token": PartnerResetTokens(partner).make_token(user),
         "id": urlsafe_base64_encode(force_bytes(user.pk)),
@@ -436,9 +542,7 @@ def password_reset_request(*, partner: Partner, email: str, site_url: str, clien
     creation = not user.has_usable_password()
     if creation:
         query["is_user_creation"] = "true"
-    link = f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}"
-    schema, address = partner.schema_name, user.email
-    transaction.on_commit(lambda: mail_password_reset(schema, address, link, creation))
+    return user.email, f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}", creation
 
 
 def password_reset_user(*, partner: Partner, token: str, uidb64: str) -> User:
@@ -490,21 +594,22 @@ def password_reset_complete(*, partner: Partner, token: str, uidb64: str, passwo
 
 def signup_link_send(*, partner: Partner, email: str, verify_email_url: str, client_ip: str) -> None:
     """The portal signup link, for an address this partner knows (it registered a vehicle)."""
+    email = _mail_address(email)
     key = secrets.token_urlsafe(32)
     link = verify_url_build(partner=partner, verify_email_url=verify_email_url, key=key)
     with transaction.atomic():
         _lock_address(email)
         _send_allowed(partner=partner, email=email, client_ip=client_ip)
-        if not User.objects.filter(OWNERS, email__iexact=email, is_active=True).exists():
+        if not User.objects.filter(OWNERS, email_canonical=canonical_name(email), is_active=True).exists():
             raise AccountError(EMAIL_UNKNOWN)
-        _link_issue(email=email, key=key, purpose=LoginLink.Purpose.SIGNUP)
+        row = _link_issue(email=email, key=key, link=link, purpose=LoginLink.Purpose.SIGNUP)
         schema = partner.schema_name
-        transaction.on_commit(lambda: mail_signup_link(schema, email, link))
+        transaction.on_commit(lambda: mail_login_link(schema, row.pk))
 
 
 def signup_key_verify(*, partner: Partner, key: str) -> tuple[User, dict[str, str]]:
     link = _link_claim(key=key, purpose=LoginLink.Purpose.SIGNUP)
-    user = User.objects.filter(OWNERS, email__iexact=link.email, is_active=True).first()
+    user = User.objects.filter(OWNERS, email_canonical=canonical_name(link.email), is_active=True).first()
     if user is None:
         raise AccountError(INVALID_LINK)
     return user, tokens_issue(user=user, partner=partner)

@@ -1,50 +1,41 @@
-"""E-mails of the login flows, sent in the background in the partner's branding."""
+"""E-mails of the login flows, sent in the background in the partner's branding.
+
+A task's arguments are the schema and a row id, never a code, link or token: huey keeps
+its queue in Redis or SQLite, and what goes there must be safe to read. The task loads
+the row and renders the mail (accounts.mails)."""
 
 from __future__ import annotations
 
-from accounts.mails import mail_send
+from accounts.mails import login_code_mail, login_link_mail, mail_send
 from config.tasks import tenant_task
 
 
 @tenant_task(retries=3, retry_delay=30)
-def mail_login_code(schema_name: str, email: str, code: str) -> None:
-    mail_send(
-        schema_name=schema_name,
-        to=email,
-        template="login_code",
-        subject="Ihr Bestätigungscode",
-        context={"code": code},
-    )
+def mail_login_code(schema_name: str, code_id: int) -> None:
+    login_code_mail(schema_name=schema_name, code_id=code_id)
 
 
 @tenant_task(retries=3, retry_delay=30)
-def mail_login_link(schema_name: str, email: str, link: str) -> None:
-    mail_send(
-        schema_name=schema_name,
-        to=email,
-        template="login_link",
-        subject="Bitte bestätigen Sie Ihre E-Mail-Adresse",
-        context={"link": link},
-    )
+def mail_login_link(schema_name: str, link_id: int) -> None:
+    """The registration login link and the portal signup link alike (the row's purpose)."""
+    login_link_mail(schema_name=schema_name, link_id=link_id)
 
 
 @tenant_task(retries=3, retry_delay=30)
-def mail_password_reset(schema_name: str, email: str, link: str, creation: bool) -> None:
+def mail_password_reset(schema_name: str, user_id: int, site_url: str) -> None:
+    """The reset (or account creation) link, made here from the user: Django's reset token
+    depends only on the user's row and the key, so it need not travel through the queue."""
+    # Imported here: accounts.services enqueues these tasks.
+    from accounts.services import password_reset_link
+
+    built = password_reset_link(schema_name=schema_name, user_id=user_id, site_url=site_url)
+    if built is None:
+        return
+    email, link, creation = built
     mail_send(
         schema_name=schema_name,
         to=email,
         template="account_create" if creation else "password_reset",
         subject="Ihr Zugang zum Kundenportal" if creation else "Passwort zurücksetzen",
-        context={"link": link},
-    )
-
-
-@tenant_task(retries=3, retry_delay=30)
-def mail_signup_link(schema_name: str, email: str, link: str) -> None:
-    mail_send(
-        schema_name=schema_name,
-        to=email,
-        template="portal_signup",
-        subject="Ihre Anmeldung im Kundenportal",
         context={"link": link},
     )

@@ -1,7 +1,8 @@
 """Access and refresh tokens bound to a partner (audience claim = the partner's schema).
 
 Built on django-ninja-jwt's tokens and blacklist. Rotation is ours: the new refresh token
-keeps the login's `session_start`, so a chain of rotations ends 30 days after the login.
+keeps the login's `session_start`, so a chain of rotations ends 30 days after the login, and
+its `login_id`, so a replayed (already rotated) token can revoke its whole chain.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import lru_cache
 from typing import Any, cast
+from uuid import uuid4
 
 from django.conf import settings
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 from ninja_jwt.backends import TokenBackend
 from ninja_jwt.exceptions import TokenBackendError, TokenError
+from ninja_jwt.token_blacklist.models import OutstandingToken
 from ninja_jwt.tokens import AccessToken, RefreshToken
+from ninja_jwt.utils import datetime_from_epoch
 
 from accounts.errors import INVALID_TOKEN, AccountError
 from accounts.models import User
@@ -23,6 +27,7 @@ from tenants.middleware import request_partner
 from tenants.models import Partner
 
 SESSION_START = "session_start"
+LOGIN_ID = "login_id"
 
 
 class RotatingTokenBackend:
@@ -71,17 +76,25 @@ def _absolute_lifetime() -> timedelta:
     return cast(timedelta, settings.NINJA_JWT["REFRESH_TOKEN_LIFETIME"])
 
 
-def tokens_issue(*, user: User, partner: Partner, session_start: int | None = None) -> dict[str, str]:
+def tokens_issue(
+    *, user: User, partner: Partner, session_start: int | None = None, login_id: str | None = None
+) -> dict[str, str]:
     # ninja-jwt types for_user against the class object; the result is a token instance.
     refresh: Any = cast(Any, PartnerRefreshToken).for_user(user)
     refresh["aud"] = partner.schema_name
     now = int(refresh.current_time.timestamp())
     start = session_start if session_start is not None else now
     refresh[SESSION_START] = start
+    refresh[LOGIN_ID] = login_id or uuid4().hex
     end = start + int(_absolute_lifetime().total_seconds())
     if end <= now:
         raise AccountError(INVALID_TOKEN, status=401)
     refresh["exp"] = min(int(refresh["exp"]), end)
+    # for_user stored the token before our claims; the stored copy names its login, so reuse
+    # detection (accounts.services.token_rotate) finds every token of the chain.
+    OutstandingToken.objects.filter(jti=refresh["jti"]).update(
+        token=str(refresh), expires_at=datetime_from_epoch(refresh["exp"])
+    )
     return {"access": str(refresh.access_token), "refresh": str(refresh)}
 
 

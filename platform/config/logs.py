@@ -4,6 +4,11 @@ The partner of a line is the schema the process's database connection is set to 
 line is written: a request sets it in tenants.middleware, a background task in
 config.tasks.tenant_task. A line may name it explicitly with `extra={"partner": ...}`.
 
+No secret goes into a log line: the request log names the route pattern, never the path
+or query string, and gunicorn's access log (AccessLogger) drops every query string, the
+password-reset token in the path and the query of the Referer, which carry login keys,
+reset tokens and codes.
+
 No personal data goes into a log line. Code logs ids, never e-mail addresses, names or
 IBANs; as a second line of defence the formatter masks anything shaped like an e-mail
 address or an IBAN, in the message, the extra fields and tracebacks alike.
@@ -20,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from gunicorn.glogging import Logger as GunicornLogger
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # Two letters, two check digits, then 11 to 30 letters or digits, in groups or not.
@@ -29,8 +35,18 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
 _RECORD_FIELDS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
 
+# Secrets inside URLs: the reset check's token and user id in its path, and query parameters
+# that carry a login key, reset token, code or JWT.
+_SECRET_PATH = re.compile(r"(/password-reset/verify)[^?#\s\"']*")
+_SECRET_PARAM = re.compile(r"([?&](?:key|token|code|otp_code|refresh|access|id)=)[^&#\s\"']+", re.IGNORECASE)
+
+
+def secrets_redact(text: str) -> str:
+    return _SECRET_PARAM.sub(r"\1[redacted]", _SECRET_PATH.sub(r"\1/[redacted]/", text))
+
+
 def redact(text: str) -> str:
-    return IBAN.sub("[iban]", EMAIL.sub("[email]", text))
+    return IBAN.sub("[iban]", EMAIL.sub("[email]", secrets_redact(text)))
 
 
 def current_schema() -> str:
@@ -62,10 +78,15 @@ def record_partner(record: logging.LogRecord) -> str:
 
 
 class PartnerFilter(logging.Filter):
-    """Puts the partner on every record."""
+    """Puts the partner on every record, and takes URL secrets out of its message for every
+    format (Django logs a 4xx with the request's path: "Bad Request: /api/.../verify/<token>/")."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.partner = record_partner(record)
+        message = record.getMessage()
+        cleaned = secrets_redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
         return True
 
 
@@ -123,9 +144,38 @@ class RequestLogMiddleware:
             extra={
                 "partner": getattr(tenant, "schema_name", None) or "-",
                 "method": request.method,
-                "route": ("/" + match.route) if match is not None and match.route else request.path,
+                "route": ("/" + match.route)
+                if match is not None and match.route
+                else url_redact(request.path),
                 "status": response.status_code,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 1),
             },
         )
         return response
+
+
+def url_redact(url: str) -> str:
+    """A path or URL for a log line: without query string or fragment (login keys, reset
+    tokens, codes travel there), with the reset token of a path replaced."""
+    head, has_query, _ = url.partition("?")
+    head = head.split("#", 1)[0]
+    head = _SECRET_PATH.sub(r"\1/[redacted]/", head)
+    return head + ("?[redacted]" if has_query else "")
+
+
+class AccessLogger(GunicornLogger):
+    """gunicorn's logger with an access log that carries no secrets (`--logger-class
+    config.logs.AccessLogger`, or `logger_class` in deploy/gunicorn.conf.py): any format's
+    request line, path, query, Referer and raw-URI atoms are redacted."""
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        raw_uri = url_redact(str(environ.get("RAW_URI") or environ.get("PATH_INFO") or ""))
+        atoms["r"] = f"{environ.get('REQUEST_METHOD')} {raw_uri} {environ.get('SERVER_PROTOCOL')}"
+        atoms["U"] = url_redact(str(environ.get("PATH_INFO") or ""))
+        atoms["q"] = ""
+        for key in ("f", "{referer}i", "{http_referer}e", "{raw_uri}e", "{path_info}e", "{request_uri}e"):
+            if isinstance(atoms.get(key), str):
+                atoms[key] = url_redact(atoms[key])
+        atoms["{query_string}e"] = ""
+        return atoms

@@ -1,7 +1,13 @@
-"""The default run's mail backend: every message as an .eml file under MAIL_DIR, and printed."""
+"""The default run's mail backend: every message as an .eml file under MAIL_DIR.
+
+Printing a mail (its login code or link) to stdout is opt-in with MAIL_ECHO=1: a terminal's
+scrollback or a captured process log must not collect codes by default. The files under
+var/mail/ are always written; read the newest one there to log in during development.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -12,6 +18,16 @@ from uuid import uuid4
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.core.mail.backends.base import BaseEmailBackend
+
+
+def mail_echo() -> bool:
+    """MAIL_ECHO from the settings, or else from the environment (off unless 1/true/yes/on)."""
+    value = getattr(settings, "MAIL_ECHO", None)
+    if value is None:
+        value = os.environ.get("MAIL_ECHO", "")
+    if isinstance(value, str):
+        return value.strip().lower() in {"1", "true", "yes", "on"}
+    return bool(value)
 
 
 class OutboxBackend(BaseEmailBackend):
@@ -25,7 +41,7 @@ class OutboxBackend(BaseEmailBackend):
             stamp = datetime.now().astimezone().strftime("%Y%m%d-%H%M%S")
             path = self.directory / f"{stamp}-{uuid4().hex[:8]}.eml"
             path.write_bytes(message.message().as_bytes())
-            if not getattr(settings, "MAIL_QUIET", False):
+            if mail_echo() and not getattr(settings, "MAIL_QUIET", False):
                 print(
                     f"\n--- e-mail to {', '.join(message.to)}: {message.subject} ({path})\n{message.body}\n---",
                     file=sys.stdout,

@@ -421,8 +421,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")
-# The outbox backend prints each mail (recipient, code) for a developer; never in production logs.
+# MAIL_QUIET silences the outbox backend even with MAIL_ECHO (never in production logs).
 MAIL_QUIET = env_bool("MAIL_QUIET", not DEV)
+# `make run` prints no codes or links: MAIL_ECHO=1 prints each mail to stdout as well.
+MAIL_ECHO = env_bool("MAIL_ECHO", False)
 
 # Scan intake: the limits the web app reads from /api/system_constraints/.
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))

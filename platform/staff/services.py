@@ -8,7 +8,6 @@ import base64
 import hashlib
 import hmac
 import time
-import unicodedata
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
@@ -24,7 +23,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from qrcode.image.svg import SvgPathFillImage
 
-from accounts.models import User
+from accounts.models import User, canonical_name
 
 BACKUP_CODE_COUNT = 10
 TOTP_DEVICE_NAME = "Authenticator-App"
@@ -36,7 +35,7 @@ BACKUP_DEVICE_NAME = "Backup-Codes"
 
 def username_key(username: str) -> str:
     """One counter for every spelling of a username (case, compatibility forms)."""
-    return unicodedata.normalize("NFKC", username.strip()).casefold()
+    return canonical_name(username.strip())
 
 
 def _failure_key(kind: str, value: str) -> str:

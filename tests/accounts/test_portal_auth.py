@@ -193,6 +193,111 @@ def test_an_unknown_username_is_throttled_alike(client: Client, db: None) -> Non
         assert login(client, username="ghost@example.de").status_code == 429
 
 
+def login_from(client: Client, address: str, username: str, password: str = PASSWORD) -> Any:
+    """A login from its own client address, so only the per-username throttle can bite."""
+    body = {"username": username, "password": password, "recaptcha": solve_bot_check(client)}
+    return committed(
+        lambda: client.post(
+            "/api/auth/user/login/",
+            body,
+            content_type="application/json",
+            HTTP_HOST="autohaus.localhost",
+            REMOTE_ADDR=address,
+        )
+    )
+
+
+# Spellings of one name: case, the long s (ſ), the Turkish dotless ı and dotted İ, the Kelvin sign.
+SINA_VARIANTS = ["Sina", "SINA", "ſina", "sına", "SİNA", "ſına"]
+
+
+def test_every_spelling_of_a_username_is_one_user(client: Client, db: None) -> None:
+    sina = User.objects.create_user(username="sina", email="sina@example.org", password=PASSWORD)
+    kelvin = User.objects.create_user(username="kai", email="kai@example.org", password=PASSWORD)
+    for index, spelling in enumerate([*SINA_VARIANTS, "Sina@Example.ORG", "ſina@example.org"]):
+        response = login_from(client, f"10.0.0.{index + 1}", spelling)
+        assert response.status_code == 200, spelling
+        assert response.json()["user_id"] == sina.pk, spelling
+    assert login_from(client, "10.0.1.1", "\u212aai").json()["user_id"] == kelvin.pk  # KELVIN SIGN
+
+
+def test_every_spelling_of_a_username_shares_one_throttle(client: Client, db: None) -> None:
+    User.objects.create_user(username="sina", email="sina@example.org", password=PASSWORD)
+    with freeze_time():
+        # five failures, each from another client address, each in another spelling
+        for index, spelling in enumerate(SINA_VARIANTS[:5]):
+            assert login_from(client, f"10.0.0.{index + 1}", spelling, "Falsch-123!").status_code == 401
+        # the sixth try waits, even in yet another spelling, with the right password
+        assert login_from(client, "10.0.0.9", SINA_VARIANTS[5]).status_code == 429
+        assert login_from(client, "10.0.0.10", "sina").status_code == 429
+        # and the e-mail spellings of the same user count on their own key, also folded
+        for index in range(5):
+            login_from(client, f"10.0.2.{index}", ["Sina@Example.org", "SINA@EXAMPLE.ORG"][index % 2], "x")
+        assert login_from(client, "10.0.2.9", "sina@example.org").status_code == 429
+
+
+@pytest.mark.parametrize(
+    ("username", "email"),
+    [
+        ("ſina", "andere@example.org"),
+        ("SİNA", ""),
+        ("sına", ""),
+        ("neu", "SINA@example.org"),
+        ("neu2", "ſina@example.org"),
+    ],
+)
+def test_no_second_user_differs_only_by_spelling(db: None, username: str, email: str) -> None:
+    from django.db import IntegrityError, transaction
+
+    User.objects.create_user(username="sina", email="sina@example.org", password=PASSWORD)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.create_user(username=username, email=email)
+
+
+def test_a_code_login_in_another_case_is_the_existing_user(client: Client, db: None) -> None:
+    anna = User.objects.create_user(username="anna", email="anna@example.org", password=PASSWORD)
+    users = User.objects.count()
+    sent = committed(
+        lambda: client.post(
+            "/api/auth/registration/otp/",
+            {"email": "Anna@Example.org", "partner": "autohaus"},
+            content_type="application/json",
+            HTTP_HOST="autohaus.localhost",
+        )
+    )
+    assert sent.status_code == 200
+    # the code goes to the address the user has, not to the spelling typed
+    assert mail.outbox[-1].to == ["anna@example.org"]
+    tokens = client.post(
+        "/api/auth/registration/otp/verify/",
+        {"email": "ANNA@example.org", "otp_code": last_mail_code()},
+        content_type="application/json",
+        HTTP_HOST="autohaus.localhost",
+    ).json()
+    profile = client.get(
+        PROFILE, HTTP_HOST="autohaus.localhost", HTTP_AUTHORIZATION=f"Bearer {tokens['access']}"
+    )
+    assert profile.json()[0]["username"] == "anna"
+    assert profile.json()[0]["email"] == anna.email
+    assert User.objects.count() == users
+
+
+def test_a_reset_for_a_look_alike_address_mails_the_users_own_address(client: Client, db: None) -> None:
+    # an address with the long s passes Django's EmailValidator (a case-insensitive regex)
+    User.objects.create_user(username="kasimir", email="kasimir@example.org", password=PASSWORD)
+    from accounts.models import canonical_name
+    from accounts.services import password_reset_request
+
+    partner = Partner.objects.get(subdomain="autohaus")
+    assert canonical_name("kaſimir@example.org") == "kasimir@example.org"
+    committed(
+        lambda: password_reset_request(
+            partner=partner, email="KAſIMIR@example.org", site_url="http://autohaus.localhost/", client_ip="1"
+        )
+    )
+    assert mail.outbox[-1].to == ["kasimir@example.org"]
+
+
 def test_failures_from_one_address_make_even_a_known_device_enter_the_code(
     client: Client, portal_user: User
 ) -> None:
@@ -370,6 +475,25 @@ def test_reset_requests_wait_a_minute_per_address(client: Client, portal_user: U
     assert reset_request(client, EMAIL).status_code == 200
     assert reset_request(client, EMAIL).status_code == 429
     assert len(mail.outbox) == 1
+
+
+def test_a_password_reset_revokes_the_device_cookie(client: Client, portal_user: User) -> None:
+    # given a browser that passed the e-mailed code (a known device)
+    login(client)
+    verify(client, portal_user.pk, last_mail_code())
+    assert login(client).json()["recaptcha_extra_check"] is False
+
+    # when the password is reset (after a suspected takeover, say)
+    reset_request(client, EMAIL)
+    assert complete(client, parse_qs(urlsplit(last_mail_link()).query), "Neu_Passwort1!").status_code == 200
+
+    # then the cookie from before no longer skips the code
+    after = login(client, password="Neu_Passwort1!")
+    assert after.status_code == 200 and after.json()["recaptcha_extra_check"] is True
+    assert after.json()["tokens"] is None
+    # and passing the code again makes this browser known under the new password
+    verify(client, portal_user.pk, last_mail_code())
+    assert login(client, password="Neu_Passwort1!").json()["recaptcha_extra_check"] is False
 
 
 def test_a_reset_link_of_partner_a_is_invalid_on_partner_b(client: Client, portal_user: User) -> None:

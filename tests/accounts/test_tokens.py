@@ -116,8 +116,9 @@ def test_refresh_rotates_and_revokes_the_old_token(client: Client, owner: User, 
         )
 
     first = refresh(tokens["refresh"])
-    replay = refresh(tokens["refresh"])
     second = refresh(first.json()["refresh"])
+    # A replay now also ends the login (reuse detection, see the test below), so it comes last.
+    replay = refresh(tokens["refresh"])
 
     assert first.status_code == 200
     assert first.json()["refresh"] != tokens["refresh"]
@@ -125,6 +126,67 @@ def test_refresh_rotates_and_revokes_the_old_token(client: Client, owner: User, 
     assert replay.status_code == 401
     assert replay.json()["error_code"] == "TOKEN001"
     assert second.status_code == 200
+
+
+def test_a_replayed_refresh_token_ends_its_whole_login(
+    client: Client, owner: User, autohaus: Partner
+) -> None:
+    def refresh(token: str) -> Any:
+        return client.post(
+            "/api/auth/user/token/refresh/",
+            {"refresh": token},
+            content_type="application/json",
+            HTTP_HOST="autohaus.localhost",
+        )
+
+    # given a login rotated twice, and a second login of the same owner (another browser)
+    stolen = tokens_issue(user=owner, partner=autohaus)["refresh"]
+    other_browser = tokens_issue(user=owner, partner=autohaus)["refresh"]
+    first = refresh(stolen).json()["refresh"]
+    latest = refresh(first).json()["refresh"]
+
+    # when the already rotated token is presented again (a thief, or the owner after a thief)
+    replay = refresh(stolen)
+
+    # then it is refused, and the newest token of that login is dead too
+    assert replay.status_code == 401 and replay.json()["error_code"] == "TOKEN001"
+    assert refresh(latest).status_code == 401
+    # while the other login goes on
+    assert refresh(other_browser).status_code == 200
+
+
+def test_a_forged_or_foreign_refresh_token_revokes_nothing(
+    client: Client, owner: User, autohaus: Partner
+) -> None:
+    tokens = tokens_issue(user=owner, partner=autohaus)
+    rotated = client.post(
+        "/api/auth/user/token/refresh/",
+        {"refresh": tokens["refresh"]},
+        content_type="application/json",
+        HTTP_HOST="autohaus.localhost",
+    ).json()
+    header, payload, _ = tokens["refresh"].split(".")
+    # the spent token with a broken signature, and the spent token on another partner
+    for token, host in (
+        (f"{header}.{payload}.AAAA", "autohaus.localhost"),
+        (tokens["refresh"], "stadtwerk.localhost"),
+    ):
+        response = client.post(
+            "/api/auth/user/token/refresh/",
+            {"refresh": token},
+            content_type="application/json",
+            HTTP_HOST=host,
+        )
+        assert response.status_code == 401
+    assert (
+        client.post(
+            "/api/auth/user/token/refresh/",
+            {"refresh": rotated["refresh"]},
+            content_type="application/json",
+            HTTP_HOST="autohaus.localhost",
+        ).status_code
+        == 200
+    )
 
 
 def test_a_login_ends_30_days_after_it_began_however_often_it_is_refreshed(

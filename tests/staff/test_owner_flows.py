@@ -16,6 +16,7 @@ from django.utils.http import urlsafe_base64_encode
 from django_tenants.utils import schema_context
 
 from accounts import services
+from accounts.mails import mail_secret_open
 from accounts.models import LoginCode, LoginLink, User
 from accounts.tokens import tokens_issue
 from quota.services import back_office_staff_ensure
@@ -68,7 +69,8 @@ def test_code_login_mails_no_code_to_staff_and_takes_none(post: Callable[..., An
     assert [m.to for m in mail.outbox] == [["neu@example.de"]]
     # and: even a right code for that address logs no staff in
     LoginCode.objects.filter(email=STAFF_EMAIL).delete()
-    code = services._code_issue(email=STAFF_EMAIL, purpose=LoginCode.Purpose.REGISTRATION)
+    row = services._code_issue(email=STAFF_EMAIL, purpose=LoginCode.Purpose.REGISTRATION)
+    code = mail_secret_open(row.sealed)
     refused = post("/api/auth/registration/otp/verify/", {"email": STAFF_EMAIL, "otp_code": code})
     assert refused.status_code == 400 and refused.json()["error_code"] == "OTP001"
     assert "access" not in refused.json()
@@ -82,7 +84,12 @@ def test_link_login_mails_no_link_to_staff_and_takes_none(post: Callable[..., An
     assert sent.status_code == 200 and not mail.outbox
     key = secrets.token_urlsafe(32)
     LoginLink.objects.filter(email=STAFF_EMAIL).delete()
-    services._link_issue(email=STAFF_EMAIL, key=key, purpose=LoginLink.Purpose.REGISTRATION)
+    services._link_issue(
+        email=STAFF_EMAIL,
+        key=key,
+        link="https://autohaus.localhost/x",
+        purpose=LoginLink.Purpose.REGISTRATION,
+    )
     refused = post("/api/auth/registration/email/verify/", {"key": key})
     assert refused.status_code == 400 and refused.json()["error_code"] == "LINK001"
 
@@ -110,7 +117,9 @@ def test_signup_treats_a_staff_address_as_unknown(post: Callable[..., Any], anna
     assert staff.status_code == 400 and staff.json()["error_code"] == "EMAIL002"
     assert not mail.outbox
     key = secrets.token_urlsafe(32)
-    services._link_issue(email=STAFF_EMAIL, key=key, purpose=LoginLink.Purpose.SIGNUP)
+    services._link_issue(
+        email=STAFF_EMAIL, key=key, link="https://autohaus.localhost/x", purpose=LoginLink.Purpose.SIGNUP
+    )
     assert post("/api/end_user_portal/verify_token/", {"key": key}).json()["error_code"] == "LINK001"
 
 
