@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from tenants.middleware import request_partner
+
 _index: tuple[float, bytes] | None = None
 
 
@@ -21,7 +23,24 @@ def web_app(request: HttpRequest) -> HttpResponse:
     if _index is None or _index[0] != mtime:
         _index = (mtime, index.read_bytes())
     return HttpResponse(
-        _index[1], content_type="text/html; charset=utf-8", headers={"Cache-Control": "no-cache"}
+        _with_partner(_index[1], request),
+        content_type="text/html; charset=utf-8",
+        headers={"Cache-Control": "no-cache"},
+    )
+
+
+PARTNER_META = b'<meta name="thg-partner" content="" />'
+
+
+def _with_partner(page: bytes, request: HttpRequest) -> bytes:
+    """Names the host's partner in the page: on a custom domain the host name does not say
+    it, and the app sends it as X-SUBDOMAIN (which must agree with the host)."""
+    partner = request_partner(request)
+    if partner is None:
+        return page
+    # A subdomain is letters, digits and hyphens (tenants.models): nothing to escape.
+    return page.replace(
+        PARTNER_META, f'<meta name="thg-partner" content="{partner.subdomain}" />'.encode(), 1
     )
 
 

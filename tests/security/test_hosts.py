@@ -129,6 +129,27 @@ def test_a_custom_domain_is_a_known_host(client: Client) -> None:
     assert crossed.status_code == 400
 
 
+def test_the_page_names_its_partner_so_the_app_works_on_a_custom_domain(
+    client: Client, settings: Any, tmp_path: Any
+) -> None:
+    # given: a built page with the placeholder the server fills, and a custom domain whose
+    # name does not contain the subdomain
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><head><meta name="thg-partner" content="" /></head>', encoding="utf-8"
+    )
+    settings.WEB_DIST = tmp_path
+    Domain.objects.create(domain=CUSTOM, tenant=Partner.objects.get(subdomain="autohaus"), is_primary=False)
+    directory.clear()
+
+    # when
+    page = client.get("/portal/auth/login", HTTP_HOST=CUSTOM)
+    public = client.get("/", HTTP_HOST="autohaus.localhost")
+
+    # then: the app reads "autohaus" from the page, not the host's first label
+    assert b'<meta name="thg-partner" content="autohaus" />' in page.content
+    assert b'content="autohaus"' in public.content
+
+
 # --- mailed links -------------------------------------------------------------------------------
 
 

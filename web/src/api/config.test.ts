@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { partnerConfigSchema, subdomainOf } from "@/api/config";
+import { currentSubdomain, partnerConfigSchema, subdomainOf } from "@/api/config";
 import { FIXTURES } from "@/test/render";
 import { buildTheme } from "@/theme/build-theme";
 
@@ -30,5 +30,13 @@ describe("the config contract", () => {
   it("takes the subdomain from the first label of the host", () => {
     expect(subdomainOf("Autohaus.localhost")).toBe("autohaus");
     expect(subdomainOf("stadtwerk.thg.example.de")).toBe("stadtwerk");
+  });
+
+  it("takes the partner the server named in the page first (custom domains)", () => {
+    const page = document.implementation.createHTMLDocument();
+    page.head.innerHTML = '<meta name="thg-partner" content="stadtwerk" />';
+    expect(currentSubdomain(page, "thg.stadtwerke-musterstadt.example")).toBe("stadtwerk");
+    page.head.innerHTML = '<meta name="thg-partner" content="" />';
+    expect(currentSubdomain(page, "autohaus.localhost")).toBe("autohaus");
   });
 });

@@ -159,6 +159,13 @@ export function subdomainOf(hostname: string): string {
   return hostname.split(".")[0]?.toLowerCase() ?? "";
 }
 
+/** This site's partner: named by the server in index.html (a custom domain such as
+ * thg.stadtwerke.example has no subdomain in its name), else the host's first label. */
+export function currentSubdomain(doc: Document = document, hostname: string = window.location.hostname): string {
+  const named = doc.querySelector<HTMLMetaElement>('meta[name="thg-partner"]')?.content.trim().toLowerCase();
+  return named || subdomainOf(hostname);
+}
+
 export async function fetchPartnerConfig(subdomain: string, signal?: AbortSignal): Promise<PartnerConfig> {
   // A plain call: no partner headers, JSON content type (spec section 7).
   const response = await fetch(`/api/configs/${encodeURIComponent(subdomain)}/`, {

@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { BrowserRouter } from "react-router";
 
-import { ConfigNotFound, fetchPartnerConfig, type PartnerConfig, subdomainOf } from "@/api/config";
+import { ConfigNotFound, fetchPartnerConfig, type PartnerConfig, currentSubdomain } from "@/api/config";
 import { FrontendDeactivated } from "@/flow/routes/frontend-deactivated";
 import { browser } from "@/shared/lib/browser";
 import { onSessionEnded } from "@/shared/lib/http";
@@ -28,7 +28,7 @@ export function App({ hostname = window.location.hostname }: { hostname?: string
 
   useEffect(() => {
     const controller = new AbortController();
-    fetchPartnerConfig(subdomainOf(hostname), controller.signal)
+    fetchPartnerConfig(currentSubdomain(document, hostname), controller.signal)
       .then((config) => {
         applyPartnerHead(config);
         setState({ status: "ready", config });

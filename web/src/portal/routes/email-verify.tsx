@@ -10,7 +10,7 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 
-import { subdomainOf } from "@/api/config";
+import { currentSubdomain } from "@/api/config";
 import { ApiError } from "@/shared/lib/http";
 
 import { useSignupSend } from "../api/auth";
@@ -37,7 +37,7 @@ export function EmailVerify() {
 
   const submit = handleSubmit(({ email }) =>
     send.mutate(
-      { email, partner: subdomainOf(window.location.hostname), verify_email_url: `${window.location.origin}${PORTAL_PATHS.signup}` },
+      { email, partner: currentSubdomain(), verify_email_url: `${window.location.origin}${PORTAL_PATHS.signup}` },
       {
         onSuccess: () => setSent(true),
         onError: (error) => {

@@ -14,7 +14,7 @@ import { useForm } from "react-hook-form";
 import { Trans, useTranslation } from "react-i18next";
 import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from "react-router";
 
-import { subdomainOf } from "@/api/config";
+import { currentSubdomain } from "@/api/config";
 import { ApiError } from "@/shared/lib/http";
 import { storeGet, storeSet } from "@/shared/lib/session-store";
 
@@ -85,7 +85,7 @@ function SignupForm({ verified }: { verified: Verified }) {
   const submit = handleSubmit((values) => {
     setFailure(null);
     create.mutate(
-      { ...values, subdomain: subdomainOf(window.location.hostname) },
+      { ...values, subdomain: currentSubdomain() },
       {
         onSuccess: (tokens) => {
           storeSet("tokens", tokens);

@@ -4,7 +4,7 @@
  * token. A 401 is met by one silent refresh at a time (DESIGN.md: the flow refreshes
  * silently); when that fails the session ends.
  */
-import { subdomainOf } from "@/api/config";
+import { currentSubdomain } from "@/api/config";
 
 import { storeGet, storeSet } from "./session-store";
 
@@ -68,7 +68,7 @@ function headers(options: Options): Headers {
   const result = new Headers({ "Accept-Language": "de", Accept: "application/json" });
   if (!options.plain) {
     result.set("X-CLIENT-DOMAIN", "end_user_portal");
-    result.set("X-SUBDOMAIN", subdomainOf(window.location.hostname));
+    result.set("X-SUBDOMAIN", currentSubdomain());
   }
   const tokens = storeGet<Tokens>("tokens");
   if (tokens?.access) result.set("Authorization", `Bearer ${tokens.access}`);
