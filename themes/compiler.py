@@ -76,8 +76,11 @@ def _typography(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
     between it and the body. MUI's defaults (h3 at 3rem, h4 at 2.125rem) never show."""
     family = f'"{config.font_family}", "Helvetica Neue", Arial, sans-serif'
     bold, regular = FONT_WEIGHTS[1], FONT_WEIGHTS[0]
-    title: dict[str, Any] = {"fontWeight": bold, "textAlign": config.item_alignment}
-    heading: dict[str, Any] = {"fontWeight": bold}
+    # German titles are long single words ("Teilnahmebedingungen" at 28 px is wider than a
+    # 320 px phone's column): they hyphenate, or break, instead of widening the page.
+    wrap: dict[str, Any] = {"overflowWrap": "anywhere", "hyphens": "auto"}
+    title: dict[str, Any] = {"fontWeight": bold, "textAlign": config.item_alignment, **wrap}
+    heading: dict[str, Any] = {"fontWeight": bold, **wrap}
     if kind == "utility":
         title = {**title, "textTransform": "uppercase", "letterSpacing": "0.04em"}
     return {

@@ -57,6 +57,7 @@ FIXED_DE: dict[str, str] = {
     ),
     "error.IMGC003": "Bild nicht als ZLB klassifiziert.",
     "error.scanUnknown": "Leider konnte unser Algorithmus keinen zulässigen Fahrzeugschein erkennen.",
+    "error.uploadThrottled": "Zu viele Uploads in kurzer Zeit. Bitte versuchen Sie es in {minutes} Min. erneut.",
     "error.IMGC004": "Dieses Dateiformat wird nicht unterstützt. Bitte laden Sie ein Foto (JPG, PNG, WEBP, HEIC) oder ein PDF hoch.",
     "error.IMGC005": "Die Datei ist größer als 10 MB. Bitte laden Sie eine kleinere Datei hoch.",
     "error.IMGC006": "Die Datei ist beschädigt und konnte nicht gelesen werden.",

@@ -430,7 +430,7 @@ MAIL_ECHO = env_bool("MAIL_ECHO", False)
 SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
 SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "25000000"))
 # Uploads per token (login) and per client address in a window (seconds); 429 beyond.
-UPLOAD_LIMIT_PER_TOKEN = int(os.environ.get("UPLOAD_LIMIT_PER_TOKEN", "20"))
+UPLOAD_LIMIT_PER_LOGIN = int(os.environ.get("UPLOAD_LIMIT_PER_LOGIN", "20"))
 UPLOAD_LIMIT_PER_ADDRESS = int(os.environ.get("UPLOAD_LIMIT_PER_ADDRESS", "60"))
 UPLOAD_LIMIT_WINDOW = int(os.environ.get("UPLOAD_LIMIT_WINDOW", "600"))
 SCAN_MAX_BYTES = 10 * 1024 * 1024

@@ -60,7 +60,7 @@ class UploadLimits:
 def upload_limits() -> UploadLimits:
     # Read with defaults so an environment without these settings still limits.
     return UploadLimits(
-        per_token=int(getattr(settings, "UPLOAD_LIMIT_PER_TOKEN", 20)),
+        per_token=int(getattr(settings, "UPLOAD_LIMIT_PER_LOGIN", 20)),
         per_address=int(getattr(settings, "UPLOAD_LIMIT_PER_ADDRESS", 60)),
         window=int(getattr(settings, "UPLOAD_LIMIT_WINDOW", 600)),
     )

@@ -26,6 +26,8 @@ SECRET_SETTINGS = {
     "EMAIL_HOST_PASSWORD",
     "AWS_ACCESS_KEY_ID",
     "AWS_SECRET_ACCESS_KEY",
+    "JWT_SIGNING_KEY",
+    "JWT_PREVIOUS_SIGNING_KEYS",
 }
 # Read by settings.py but not for a production pod: the default run and the tests, or set by
 # the image itself (Dockerfile ENV).
@@ -45,6 +47,8 @@ NOT_FOR_PODS = {
     "S3_ADDRESSING_STYLE",
     "SCAN_MIN_SIZE",
     "SCAN_MAX_PIXELS",
+    "DEBUG_PAGES",  # development only: production never shows debug pages
+    "MAIL_ECHO",  # development only: mails printed to stdout
 }
 
 
@@ -286,5 +290,5 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
 
     roots = {app.split(".")[0] for app in settings.INSTALLED_APPS}
     local = {root for root in roots if (ROOT / root).is_dir() or (ROOT / "platform" / root).is_dir()}
-    assert local <= {"tenants", "themes", "accounts", "registrations", "billing", "quota", "config"}
+    assert local <= {"tenants", "themes", "accounts", "registrations", "billing", "quota", "config", "staff"}
     assert {"platform", "tenants", "themes"} <= set(sources)

@@ -191,7 +191,8 @@ LAYOUT_PROBLEMS = """() => {
   for (const el of document.body.querySelectorAll('*')) {
     const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent.trim()).join('');
     if (text.length < 3 || !shown(el) || getComputedStyle(el).display === 'inline') continue;
-    const width = el.getBoundingClientRect().width;
+    // The layout width, not the drawn one: a shrunk floating label is scaled by a transform.
+    const width = el instanceof HTMLElement ? el.offsetWidth : el.getBoundingClientRect().width;
     measure.font = getComputedStyle(el).font;
     const needed = measure.measureText(text.slice(0, 3)).width;
     if (width + 0.5 < needed) problems.push(`${name(el)} is ${Math.round(width)} px wide, three characters need ${Math.round(needed)}`);

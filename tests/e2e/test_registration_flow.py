@@ -156,7 +156,7 @@ def test_a_too_small_image_gets_imgc001_with_its_numbers(desktop: Page, partner_
     upload(desktop, document("zlb-small.jpg", size=(420, 300)))
     expect(desktop.get_by_test_id("scan-error")).to_have_text(
         "Die Bildauflösung muss größer als 500x500 Pixel sein. Insgesamt darf das Bild nicht mehr als "
-        "40.000.000 Pixel haben. Das hochgeladene Bild hat folgende Auflösung: 420x300 Pixel"
+        "25.000.000 Pixel haben. Das hochgeladene Bild hat folgende Auflösung: 420x300 Pixel"
     )
 
 

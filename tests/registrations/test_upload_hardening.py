@@ -62,7 +62,7 @@ NOT_AN_IMAGE = b"just text, refused as IMGC004 without any decoding"
 
 
 def test_uploads_of_one_token_are_limited_with_retry_after(client: Client, settings: Any) -> None:
-    settings.UPLOAD_LIMIT_PER_TOKEN = 3
+    settings.UPLOAD_LIMIT_PER_LOGIN = 3
     ina = bearer("ina@example.de")
 
     answers = [upload(client, ina, NOT_AN_IMAGE) for _ in range(4)]
@@ -79,7 +79,7 @@ def test_uploads_of_one_token_are_limited_with_retry_after(client: Client, setti
 
 
 def test_uploads_of_one_address_are_limited_across_tokens(client: Client, settings: Any) -> None:
-    settings.UPLOAD_LIMIT_PER_TOKEN = 100
+    settings.UPLOAD_LIMIT_PER_LOGIN = 100
     settings.UPLOAD_LIMIT_PER_ADDRESS = 4
     owners = [bearer(f"owner{n}@example.de") for n in range(5)]
 

@@ -41,6 +41,9 @@ app.kubernetes.io/component: {{ .component }}
     secretKeyRef:
       name: {{ $.Values.secretEnv.existingSecret }}
       key: {{ $key }}
+      {{- if has $name ($.Values.secretEnv.optional | default list) }}
+      optional: true
+      {{- end }}
 {{- end }}
 {{- end }}
 {{- end -}}

@@ -22,6 +22,12 @@ type Translate = (key: string) => string;
 export function scanErrorMessage(t: Translate, error: unknown, constraints: ScanConstraints | undefined): string {
   const scan = error instanceof ApiError ? (error.body as { zlb_scan?: { error_code?: string; details?: Record<string, number> } } | null)?.zlb_scan : null;
   const code = scan?.error_code;
+  if (error instanceof ApiError && error.status === 429) {
+    // Too many uploads in a short time: say when to try again (Retry-After, in minutes).
+    const minutes = Math.max(1, Math.ceil((error.retryAfter ?? 60) / 60));
+    return t("error.uploadThrottled").replace("{minutes}", String(minutes));
+  }
+  if (error instanceof ApiError && error.status === 413 && !code) return t("error.IMGC005");
   if (!code) return t("error.scanUnknown");
   if (code === "IMGC001") {
     const details = scan?.details ?? {};

@@ -175,6 +175,10 @@ describe("the upload", () => {
     expect(scanErrorMessage(t, error({ zlb_scan: { error_code: "IMGC003" } }), constraints)).toBe("Bild nicht als ZLB klassifiziert.");
     expect(scanErrorMessage(t, error({ zlb_scan: { error_code: "IMGC005" } }), constraints)).toContain("10 MB");
     expect(scanErrorMessage(t, error({}), constraints)).toBe("Leider konnte unser Algorithmus keinen zulässigen Fahrzeugschein erkennen.");
+    expect(scanErrorMessage(t, new ApiError(429, { detail: "Zu viele Uploads.", error_code: "UPLOAD001" }, 240), constraints)).toBe(
+      "Zu viele Uploads in kurzer Zeit. Bitte versuchen Sie es in 4 Min. erneut.",
+    );
+    expect(scanErrorMessage(t, new ApiError(413, { detail: "Zu groß." }), constraints)).toContain("10 MB");
     expect(scanErrorMessage(t, error({ zlb_scan: { error_code: "IMGC999" } }), constraints)).toBe(
       "Leider konnte unser Algorithmus keinen zulässigen Fahrzeugschein erkennen.",
     );
