@@ -120,7 +120,12 @@ def start_server(
 
 @pytest.fixture(scope="session")
 def live_server_port(django_db_setup: None) -> Iterator[int]:
-    process, port = start_server()
+    # Every browser test comes from 127.0.0.1: to the per-address budgets (login mails, uploads)
+    # the whole suite would look like one client hammering the server. Those limits have tests
+    # of their own (tests/security/test_client_address.py, tests/registrations).
+    process, port = start_server(
+        extra_env={"LOGIN_SENDS_PER_ADDRESS_HOUR": "100000", "UPLOAD_LIMIT_PER_ADDRESS": "100000"}
+    )
     yield port
     process.terminate()
     process.wait(timeout=10)
