@@ -83,6 +83,7 @@ class Straightened:
     grid: float  # 0..1: how well the pre-printed grid matches the form's template
     offset_mm: tuple[float, float]  # where the template sits on the straightened page
     scale: tuple[float, float]
+    turn: int = 0  # degrees counter-clockwise that bring the picture the document's way up
 
 
 def _to_bgr(image: Image.Image) -> np.ndarray:
@@ -303,20 +304,23 @@ def straighten(image: Image.Image) -> Straightened:
     picture is tried in all four turns (a full-page scan, a grey photocopy)."""
     bgr = _to_bgr(image)
     quad, area = find_quad(bgr)
-    candidates: list[np.ndarray] = []
+    candidates: list[tuple[np.ndarray, int]] = []
     if quad is not None:
         upright = _warp(bgr, quad)
-        candidates = [upright, cv2.rotate(upright, cv2.ROTATE_180)]
+        top = quad[1] - quad[0]
+        # the top edge's direction, as a turn of the picture in whole quarters (PIL's sense)
+        angle = round(float(np.degrees(np.arctan2(top[1], top[0]))) / 90) * 90 % 360
+        candidates = [(upright, angle), (cv2.rotate(upright, cv2.ROTATE_180), (angle + 180) % 360)]
     else:
-        for turned in (bgr, cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE)):
+        for turned, angle in ((bgr, 0), (cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE), 90)):
             if turned.shape[1] >= turned.shape[0]:
                 whole = cv2.resize(turned, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
-                candidates += [whole, cv2.rotate(whole, cv2.ROTATE_180)]
+                candidates += [(whole, angle), (cv2.rotate(whole, cv2.ROTATE_180), (angle + 180) % 360)]
     scored = []
-    for candidate in candidates:
+    for candidate, angle in candidates:
         lines = print_lines(flatten_light(candidate), MATCH_PX_PER_MM)
-        scored.append((grid_match(lines), lines, candidate))
-    (score, offset, scale), lines, page = max(scored, key=lambda item: item[0][0])
+        scored.append((grid_match(lines), lines, candidate, angle))
+    (score, offset, scale), lines, page, turn = max(scored, key=lambda item: item[0][0])
     homography, anchors = register(lines, offset, scale)
     if homography is not None:
         to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
@@ -326,4 +330,4 @@ def straighten(image: Image.Image) -> Straightened:
             page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         offset, scale = (0.0, 0.0), (1.0, 1.0)
-    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale)
+    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn)
