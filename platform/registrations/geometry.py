@@ -84,6 +84,7 @@ class Straightened:
     offset_mm: tuple[float, float]  # where the template sits on the straightened page
     scale: tuple[float, float]
     turn: int = 0  # degrees counter-clockwise that bring the picture the document's way up
+    quad: np.ndarray | None = None  # the document's corners in the picture
 
 
 def _to_bgr(image: Image.Image) -> np.ndarray:
@@ -330,4 +331,4 @@ def straighten(image: Image.Image) -> Straightened:
             page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         offset, scale = (0.0, 0.0), (1.0, 1.0)
-    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn)
+    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn, quad)

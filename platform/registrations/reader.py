@@ -455,11 +455,18 @@ def _clean_gray(image: Image.Image, long_side: int) -> Image.Image:
     return Image.fromarray((255 * (1 - np.clip(darkness * 2.2 - 0.25, 0, 1))).astype(np.uint8))
 
 
-def _outside_text(image: Image.Image, turn: int) -> str:
-    """The whole picture's text, the document's way up: a screenshot or web page showing the
-    form has words around it, a photo of the document on a table does not. Read only when
-    the document covers little of the picture."""
+def _outside_text(image: Image.Image, turn: int, quad: np.ndarray | None) -> str:
+    """The text around the document, the document's way up: a screenshot or web page showing
+    the form has words around it, a photo of the document on a table does not. The document
+    itself is blanked out first, which leaves Tesseract little to do on an ordinary photo."""
     gray = _clean_gray(image, 1400)
+    if quad is not None:
+        factor = gray.width / image.width
+        pixels = np.array(gray)
+        centre = quad.mean(axis=0)
+        grown = (centre + (quad - centre) * 1.03) * factor  # the paper's edge and shadow too
+        cv2.fillPoly(pixels, [np.round(grown).astype(np.int32)], 255)
+        gray = Image.fromarray(pixels)
     return _ocr_text(gray.rotate(turn, expand=True) if turn else gray, "--psm 11")
 
 
@@ -523,7 +530,7 @@ def document_read(image: Image.Image) -> Reading:
     evidence = header_hits >= 1 or teil_i or has_vin or page.grid >= GRID_ALONE
     kind = _veto(header)
     if structure and evidence and kind is None and page.found and page.area < 0.5:
-        kind = _veto(_outside_text(image, page.turn))
+        kind = _veto(_outside_text(image, page.turn, page.quad))
     is_zlb = structure and evidence and kind is None
     if not is_zlb:
         return _refused(image, page.grid, score, kind)

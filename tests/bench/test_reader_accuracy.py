@@ -1,7 +1,7 @@
 """Reader accuracy on realistic ZB I documents (tests/fixtures/zlb/realistic.py), before and after.
 
 The set: READER_BENCH_PER_KIND documents of each kind (clean scan, scanner PDF, phone photo,
-poor photo; default 40) and READER_BENCH_WRONG of each wrong document (Teil II, COC, invoice,
+poor photo; default 38: 152 documents) and READER_BENCH_WRONG of each wrong document (Teil II, COC, invoice,
 web page, tax notice, ID card, car photo, blank/dark; default 8). It is generated once into
 var/bench/zlb-realistic/ (keyed by the generator's source) and every file goes through the
 upload's own intake (scan_prepare) first.
@@ -37,7 +37,7 @@ from tests.fixtures.zlb import form, realistic
 ROOT = Path(__file__).resolve().parents[2]
 BEFORE = "a1c78b8"
 LIMITS = {"min_size": 500, "max_pixels": 40_000_000}
-PER_KIND = int(os.environ.get("READER_BENCH_PER_KIND", "40"))
+PER_KIND = int(os.environ.get("READER_BENCH_PER_KIND", "38"))
 WRONG = int(os.environ.get("READER_BENCH_WRONG", "8"))
 READERS = os.environ.get("READER_BENCH_READERS", "before,after,bare").split(",")
 
