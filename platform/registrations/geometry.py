@@ -1,0 +1,334 @@
+"""Find a Zulassungsbescheinigung Teil I in a photo or scan and straighten it (OpenCV).
+
+The form's paper is pale green (security print), which sets it apart from tables, hands,
+scanner lids and white pages: the largest pale-green region gives the document's quad, which
+is warped to a fixed scale (PX_PER_MM) with the long side across. Up or down (0 or 180
+degrees) and the exact registration come from the pre-printed grid of boxes, matched against
+the form's template; that match is also the structural evidence the classifier uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from PIL import Image
+
+PX_PER_MM = 10
+WIDTH_MM, HEIGHT_MM = 210.0, 105.0
+WIDTH, HEIGHT = int(WIDTH_MM * PX_PER_MM), int(HEIGHT_MM * PX_PER_MM)
+FIND_LONG_SIDE = 720  # the quad is found on a small copy: fast, and blur-tolerant
+MATCH_PX_PER_MM = 2  # the grid is matched at this scale
+
+# The form's template: boxes in mm, (x, y, width, height). The vehicle grid on the right
+# carries only field codes; the holder panel on the left the header, A, C.1.x, C.4c and I.
+HOLDER_BOXES = {
+    "A": (4, 25, 62, 8),
+    "C.1.1": (4, 33, 62, 7),
+    "C.1.2": (4, 40, 62, 7),
+    "C.1.3": (4, 47, 62, 11),
+    "C.4c": (4, 58, 62, 10),
+    "I": (4, 68, 30, 8),
+}
+GRID_X0 = 70.0
+GRID_ROWS: list[tuple[float, float, list[tuple[str, float]]]] = [
+    (6, 8, [("B", 20), ("2.1", 12), ("2.2", 16), ("J", 10), ("4", 10), ("E", 58), ("3", 10)]),
+    (14, 8, [("D.1", 46), ("2", 90)]),
+    (22, 8, [("D.2", 136)]),
+    (30, 8, [("D.3", 60), ("5", 76)]),
+    (38, 8, [("V.9", 34), ("14", 20), ("P.3", 26), ("10", 14), ("14.1", 14), ("P.1", 16), ("L", 6), ("9", 6)]),
+    (46, 8, [("P.2/P.4", 24), ("T", 12), ("18", 12), ("19", 12), ("20", 12), ("G", 14), ("12", 12), ("13", 10), ("Q", 10), ("V.7", 18)]),
+    (54, 8, [("F.1", 14), ("F.2", 14), ("7.1", 12), ("7.2", 12), ("7.3", 12), ("8.1", 12), ("8.2", 12), ("8.3", 12), ("U.1", 10), ("U.2", 14), ("U.3", 12)]),
+    (62, 8, [("O.1", 14), ("O.2", 14), ("S.1", 10), ("S.2", 10), ("15.1", 30), ("15.2", 30), ("15.3", 28)]),
+    (70, 8, [("R", 30), ("11", 10), ("K", 40), ("6", 20), ("17", 12), ("16", 24)]),
+    (78, 22, [("21", 30), ("22", 106)]),
+]  # fmt: skip
+HEADER = (2.0, 2.0, 66.0, 22.0)  # "Europäische Union", "Bundesrepublik Deutschland", "... Teil I"
+
+
+def template_boxes() -> dict[str, tuple[float, float, float, float]]:
+    found = {k: (float(x), float(y), float(w), float(h)) for k, (x, y, w, h) in HOLDER_BOXES.items()}
+    for top, height, cells in GRID_ROWS:
+        x = GRID_X0
+        for code, width in cells:
+            found[code] = (x, float(top), float(width), float(height))
+            x += width
+    return found
+
+
+BOXES = template_boxes()
+
+
+def _template_lines(px_per_mm: float) -> np.ndarray:
+    lines = np.zeros((round(HEIGHT_MM * px_per_mm), round(WIDTH_MM * px_per_mm)), np.uint8)
+    for x, y, w, h in BOXES.values():
+        if (x, y, w, h) == BOXES["C.4c"]:
+            continue
+        top_left = (round(x * px_per_mm), round(y * px_per_mm))
+        bottom_right = (round((x + w) * px_per_mm), round((y + h) * px_per_mm))
+        cv2.rectangle(lines, top_left, bottom_right, 255, 1)
+    return lines
+
+
+TEMPLATE = _template_lines(MATCH_PX_PER_MM)
+
+
+@dataclass(frozen=True)
+class Straightened:
+    image: np.ndarray  # BGR, HEIGHT x WIDTH, the document upright at PX_PER_MM
+    found: bool  # a document quad was found (else the whole picture was used)
+    area: float  # share of the picture the document covers
+    grid: float  # 0..1: how well the pre-printed grid matches the form's template
+    offset_mm: tuple[float, float]  # where the template sits on the straightened page
+    scale: tuple[float, float]
+    turn: int = 0  # degrees counter-clockwise that bring the picture the document's way up
+    quad: np.ndarray | None = None  # the document's corners in the picture
+
+
+def _to_bgr(image: Image.Image) -> np.ndarray:
+    return cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2BGR)
+
+
+def _paper_mask(small: np.ndarray, max_saturation: int = 95) -> np.ndarray:
+    """Pale green pixels: the form's security paper, also in shade (hue and a low saturation
+    survive uneven light; tables, hands and white pages fall outside)."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    bright = np.percentile(val, 95)
+    mask = (hue >= 33) & (hue <= 85) & (sat >= 12) & (sat <= max_saturation) & (val >= 0.3 * bright)
+    mask = mask.astype(np.uint8) * 255
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5)))
+
+
+def _order(points: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left, long side first."""
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]  # clockwise in image coordinates, from top-left-ish
+    start = int(np.argmin(ordered.sum(axis=1)))
+    ordered = np.roll(ordered, -start, axis=0)
+    top = np.linalg.norm(ordered[1] - ordered[0]) + np.linalg.norm(ordered[2] - ordered[3])
+    side = np.linalg.norm(ordered[3] - ordered[0]) + np.linalg.norm(ordered[2] - ordered[1])
+    if side > top:  # the long side runs down the picture: start from the next corner
+        ordered = np.roll(ordered, -1, axis=0)
+    return ordered.astype(np.float32)
+
+
+def find_quad(bgr: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """The document's four corners in `bgr` coordinates and the share of the picture it covers."""
+    height, width = bgr.shape[:2]
+    factor = FIND_LONG_SIDE / max(height, width)
+    small = cv2.resize(bgr, (round(width * factor), round(height * factor)), interpolation=cv2.INTER_AREA)
+    for max_saturation in (95, 60, 40):
+        mask = _paper_mask(small, max_saturation)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return None, 0.0
+        contour = max(contours, key=cv2.contourArea)
+        area = cv2.contourArea(contour) / (mask.shape[0] * mask.shape[1])
+        if area < 0.92:  # more than that: a green table or cloth, try paler
+            break
+    if area < 0.08:
+        return None, area
+    hull = cv2.convexHull(contour)
+    quad = None
+    perimeter = cv2.arcLength(hull, True)
+    for epsilon in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+        if len(approx) == 4:
+            quad = _refine(approx.reshape(4, 2).astype(np.float32), contour.reshape(-1, 2).astype(np.float32))
+            break
+    if quad is None:  # a cropped corner or a hand: the smallest rectangle around it
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    return _order(quad) / factor, area
+
+
+def _refine(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Sharper corners: a line fitted to the outline along each side, intersected with the
+    next (the approximated polygon rounds corners off and cuts them where a hand is)."""
+    lines = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        direction = b - a
+        length = float(np.linalg.norm(direction))
+        if length < 1:
+            return corners
+        unit = direction / length
+        normal = np.array([-unit[1], unit[0]])
+        along = (points - a) @ unit
+        across = np.abs((points - a) @ normal)
+        near = points[(along > 0.15 * length) & (along < 0.85 * length) & (across < max(3.0, 0.03 * length))]
+        if len(near) < 5:
+            return corners
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    refined = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        matrix = np.array([d1, -d2]).T
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return corners
+        t = np.linalg.solve(matrix, p2 - p1)
+        refined.append(p1 + t[0] * d1)
+    result: Any = np.array(refined, np.float32)
+    if np.abs(result - corners).max() > 0.1 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1])):
+        return corners
+    return result
+
+
+def _warp(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    target = np.array([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]], np.float32)
+    matrix = cv2.getPerspectiveTransform(quad, target)
+    return cv2.warpPerspective(
+        bgr, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def flatten_light(bgr: np.ndarray) -> np.ndarray:
+    """Each channel divided by its local paper level: shadows and light gradients go, the
+    ink keeps its colour relative to the paper (1.0 = paper)."""
+    small = cv2.resize(bgr, (bgr.shape[1] // 8, bgr.shape[0] // 8), interpolation=cv2.INTER_AREA)
+    # the paper level: a closing removes ink, a blur smooths the guilloche
+    paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9)))
+    paper = cv2.GaussianBlur(paper, (0, 0), 4)
+    paper = cv2.resize(paper, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return np.clip(bgr.astype(np.float32) / np.maximum(paper, 1.0), 0, 1.2)
+
+
+def print_lines(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Long straight strokes of the pre-print (the box borders), at `px_per_mm`. The red
+    channel shows the green print darkest against the pale green paper."""
+    size = (round(WIDTH_MM * px_per_mm), round(HEIGHT_MM * px_per_mm))
+    half = cv2.resize(flat[..., 2], (flat.shape[1] // 2, flat.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    darkness = cv2.GaussianBlur(1.0 - half, (0, 0), 0.8)
+    # ridges: darker than the paper on both sides at 0.6 mm; text strokes are thicker than the
+    # box borders and drop out, so do the printer's values
+    step = 3
+    up, down = np.roll(darkness, step, axis=0), np.roll(darkness, -step, axis=0)
+    left, right = np.roll(darkness, step, axis=1), np.roll(darkness, -step, axis=1)
+    ridge_h = darkness - np.maximum(up, down)
+    ridge_v = darkness - np.maximum(left, right)
+    length = round(2.5 * PX_PER_MM / 2)
+    horizontal: Any = ((ridge_h > 0.04) * 255).astype(np.uint8)
+    horizontal = cv2.morphologyEx(
+        horizontal, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1))
+    )
+    horizontal = cv2.morphologyEx(
+        horizontal, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
+    )
+    vertical: Any = ((ridge_v > 0.04) * 255).astype(np.uint8)
+    vertical = cv2.morphologyEx(vertical, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 5)))
+    vertical = cv2.morphologyEx(
+        vertical, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length))
+    )
+    lines = cv2.bitwise_or(horizontal, vertical)
+    return cv2.resize(lines, size, interpolation=cv2.INTER_AREA)
+
+
+def grid_match(lines: np.ndarray) -> tuple[float, tuple[float, float], tuple[float, float]]:
+    """How well the detected lines fit the template (0..1), its offset in mm and its scale.
+
+    Tolerant of a quad that was a little off (a cropped edge, a curled corner): the template
+    is tried at a few scales and slid over the page."""
+    pad = 8 * MATCH_PX_PER_MM
+    padded = cv2.copyMakeBorder(lines, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    blurred = cv2.GaussianBlur(padded.astype(np.float32), (0, 0), 1.0)
+    best = (-1.0, (0.0, 0.0), (1.0, 1.0))
+    for sx in (0.94, 0.97, 1.0, 1.03):
+        for sy in (0.94, 0.97, 1.0, 1.03):
+            template = cv2.resize(TEMPLATE, None, fx=sx, fy=sy, interpolation=cv2.INTER_NEAREST).astype(
+                np.float32
+            )
+            if template.shape[0] > blurred.shape[0] or template.shape[1] > blurred.shape[1]:
+                continue
+            result = cv2.matchTemplate(blurred, template, cv2.TM_CCOEFF_NORMED)
+            _, score, _, location = cv2.minMaxLoc(result)
+            if score > best[0]:
+                offset = ((location[0] - pad) / MATCH_PX_PER_MM, (location[1] - pad) / MATCH_PX_PER_MM)
+                best = (float(score), offset, (sx, sy))
+    return best
+
+
+# Patches of the template (x, y, w, h in mm) that pin the page down: corners and middle of
+# the grid, and the holder panel. Each is looked for near where the coarse match puts it.
+ANCHORS = [
+    (68, 4, 40, 20), (168, 4, 40, 20), (68, 36, 40, 24), (168, 36, 40, 24),
+    (68, 60, 40, 22), (168, 60, 40, 22), (118, 20, 40, 24), (2, 23, 40, 22), (2, 50, 40, 28),
+]  # fmt: skip
+SEARCH_MM = 10
+
+
+def register(
+    lines: np.ndarray, offset: tuple[float, float], scale: tuple[float, float]
+) -> tuple[np.ndarray | None, float]:
+    """A homography from template millimetres to page millimetres, from the anchors found
+    near their coarse places, and the mean match of those anchors (0..1)."""
+    k = MATCH_PX_PER_MM
+    blurred = cv2.GaussianBlur(lines.astype(np.float32), (0, 0), 0.8)
+    source, target, scores = [], [], []
+    for x, y, w, h in ANCHORS:
+        patch: Any = TEMPLATE[round(y * k) : round((y + h) * k), round(x * k) : round((x + w) * k)].astype(
+            np.float32
+        )
+        patch = cv2.resize(patch, None, fx=scale[0], fy=scale[1], interpolation=cv2.INTER_NEAREST)
+        expect_x, expect_y = offset[0] + x * scale[0], offset[1] + y * scale[1]
+        x0, y0 = round((expect_x - SEARCH_MM) * k), round((expect_y - SEARCH_MM) * k)
+        x1, y1 = x0 + patch.shape[1] + 2 * SEARCH_MM * k, y0 + patch.shape[0] + 2 * SEARCH_MM * k
+        cx0, cy0 = max(0, x0), max(0, y0)
+        window = blurred[cy0 : min(y1, blurred.shape[0]), cx0 : min(x1, blurred.shape[1])]
+        if window.shape[0] < patch.shape[0] or window.shape[1] < patch.shape[1] or patch.max() == 0:
+            continue
+        result = cv2.matchTemplate(window, patch, cv2.TM_CCOEFF_NORMED)
+        _, score, _, location = cv2.minMaxLoc(result)
+        scores.append(max(0.0, float(score)))
+        if score < 0.25:
+            continue
+        found_x, found_y = (cx0 + location[0]) / k, (cy0 + location[1]) / k
+        for dx, dy in ((0, 0), (w, 0), (w, h), (0, h)):
+            source.append((x + dx, y + dy))
+            target.append((found_x + dx * scale[0], found_y + dy * scale[1]))
+    mean = float(np.mean(scores)) if scores else 0.0
+    if len(source) < 16:  # fewer than four anchors: keep the coarse placement
+        return None, mean
+    homography, _ = cv2.findHomography(
+        np.asarray(source, np.float32), np.asarray(target, np.float32), cv2.RANSAC, 1.5
+    )
+    return homography, mean
+
+
+def straighten(image: Image.Image) -> Straightened:
+    """The document upright at a fixed scale, with its grid evidence. Without a quad the whole
+    picture is tried in all four turns (a full-page scan, a grey photocopy)."""
+    bgr = _to_bgr(image)
+    quad, area = find_quad(bgr)
+    candidates: list[tuple[np.ndarray, int]] = []
+    if quad is not None:
+        upright = _warp(bgr, quad)
+        top = quad[1] - quad[0]
+        # the top edge's direction, as a turn of the picture in whole quarters (PIL's sense)
+        angle = round(float(np.degrees(np.arctan2(top[1], top[0]))) / 90) * 90 % 360
+        candidates = [(upright, angle), (cv2.rotate(upright, cv2.ROTATE_180), (angle + 180) % 360)]
+    else:
+        for turned, angle in ((bgr, 0), (cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE), 90)):
+            if turned.shape[1] >= turned.shape[0]:
+                whole = cv2.resize(turned, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
+                candidates += [(whole, angle), (cv2.rotate(whole, cv2.ROTATE_180), (angle + 180) % 360)]
+    scored = []
+    for candidate, angle in candidates:
+        lines = print_lines(flatten_light(candidate), MATCH_PX_PER_MM)
+        scored.append((grid_match(lines), lines, candidate, angle))
+    (score, offset, scale), lines, page, turn = max(scored, key=lambda item: item[0][0])
+    homography, anchors = register(lines, offset, scale)
+    if homography is not None:
+        to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
+        # page pixels -> template pixels: the template's boxes then sit where the form has them
+        matrix = to_px @ np.linalg.inv(homography) @ np.linalg.inv(to_px)
+        page = cv2.warpPerspective(
+            page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        offset, scale = (0.0, 0.0), (1.0, 1.0)
+    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn, quad)
