@@ -154,7 +154,7 @@ def registration_create(
         vehicle_class=reading.vehicle_class or "",
         energy_code=reading.energy_code or "",
         is_electric=reading.is_electric,
-        needs_review=reading.is_electric is not True,
+        needs_review=reading.needs_review,
     )
     prefix = f"{partner.schema_name}/scans/{registration.uuid}"
     with transaction.atomic():
