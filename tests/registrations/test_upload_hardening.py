@@ -168,7 +168,9 @@ def jpeg_markers(data: bytes) -> list[int]:
     return markers
 
 
-SECRETS = (b"Geheimer Kommentar", b"Musterstrasse 1", b"xmp-secret-creator", b"GPS")
+# The GPS position lives in the EXIF block (APP1), whose absence the markers prove: three bytes
+# "GPS" may occur by chance in any JPEG's compressed pixels, so they are no test of their own.
+SECRETS = (b"Geheimer Kommentar", b"Musterstrasse 1", b"xmp-secret-creator")
 
 
 def scan_with_every_metadata_block() -> bytes:
