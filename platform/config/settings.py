@@ -489,5 +489,6 @@ DEVICE_COOKIE_AGE = 365 * 24 * 3600
 # all decrypt. Rotation: prepend a new key, run `manage.py rotate_field_keys`, then remove the
 # old one. Unset, the keys derive from SECRET_KEY and SECRET_KEY_FALLBACKS (HKDF, their own
 # label), in development and production alike so a deployment keeps starting; production should
-# set its own so a SECRET_KEY change never touches stored data.
+# set its own so a SECRET_KEY change never touches stored data (moving there: list the new key,
+# then the current SECRET_KEY, and run the command once).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEYS")

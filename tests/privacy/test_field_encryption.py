@@ -192,3 +192,23 @@ def test_the_migration_encrypts_rows_stored_in_clear(owner: User) -> None:  # no
     assert stored["vat_number"] == ""
     again = Client.objects.get(pk=saved.pk)
     assert (again.account_iban, again.street_name, again.street_number) == (IBAN, "Hauptstraße", "12a")
+
+
+def test_without_configured_keys_secret_key_rotation_keeps_the_data_readable(owner: User) -> None:  # noqa: F811
+    # Unset FIELD_ENCRYPTION_KEYS: keys derived from SECRET_KEY (never the raw SECRET_KEY) and
+    # its fallbacks, so a SECRET_KEY change done the Django way (old key into the fallbacks)
+    # loses nothing, and rotate_field_keys moves the data onto the new one.
+    first, second = "first-secret-" + "c" * 40, "second-secret-" + "d" * 40
+    with override_settings(FIELD_ENCRYPTION_KEYS=[], SECRET_KEY=first, SECRET_KEY_FALLBACKS=[]):
+        saved = Client.objects.create(owner=owner, first_name="E", last_name="M", street_name="Hauptstraße",
+                                      street_number="1", postal_code="10115", city="Berlin", account_iban=IBAN)  # fmt: skip
+    # Moving to own keys later: the SECRET_KEY listed after the new key reads the old data.
+    with override_settings(FIELD_ENCRYPTION_KEYS=[NEW_KEY, first], SECRET_KEY=second):
+        assert Client.objects.get(pk=saved.pk).account_iban == IBAN
+    with override_settings(FIELD_ENCRYPTION_KEYS=[NEW_KEY]), pytest.raises(FieldDecryptionError):
+        Client.objects.get(pk=saved.pk)
+    with override_settings(FIELD_ENCRYPTION_KEYS=[], SECRET_KEY=second, SECRET_KEY_FALLBACKS=[first]):
+        assert Client.objects.get(pk=saved.pk).account_iban == IBAN
+        call_command("rotate_field_keys", stdout=StringIO())  # every partner schema
+    with override_settings(FIELD_ENCRYPTION_KEYS=[], SECRET_KEY=second, SECRET_KEY_FALLBACKS=[]):
+        assert Client.objects.get(pk=saved.pk).street_name == "Hauptstraße"
