@@ -3,6 +3,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from config.crypto import EncryptedTextField
+
 
 class Client(models.Model):
     """The billing data of one submission: who is paid, how, and for which registrations."""
@@ -17,18 +19,20 @@ class Client(models.Model):
         PRIVATE = "private", "Privat"
         BUSINESS = "business", "Gewerblich"
 
+    # Street, house number, bank and card data and the VAT/tax number are encrypted at rest
+    # (config.crypto); their lengths are checked on the plain value in billing.validation.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clients")
     gender = models.CharField(max_length=20, choices=Gender.choices, blank=True)
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
-    street_name = models.CharField(max_length=200)
-    street_number = models.CharField(max_length=20)
+    street_name = EncryptedTextField()
+    street_number = EncryptedTextField()
     postal_code = models.CharField(max_length=10)
     city = models.CharField(max_length=100)
-    account_name = models.CharField(max_length=100, blank=True)
-    account_iban = models.CharField(max_length=34, blank=True)
-    account_bic = models.CharField(max_length=11, blank=True)
-    charge_card = models.CharField(max_length=100, blank=True)
+    account_name = EncryptedTextField(blank=True)
+    account_iban = EncryptedTextField(blank=True)
+    account_bic = EncryptedTextField(blank=True)
+    charge_card = EncryptedTextField(blank=True)
     partner_variable = models.CharField(max_length=200, blank=True)
     campaign = models.CharField(max_length=200, blank=True)
     free_text = models.CharField(max_length=2000, blank=True)
@@ -36,7 +40,7 @@ class Client(models.Model):
     vehicle_owner_type = models.CharField(max_length=10, choices=OwnerType.choices, default=OwnerType.PRIVATE)
     is_vat_mandatory = models.BooleanField(null=True)
     name_of_business = models.CharField(max_length=200, blank=True)
-    vat_number = models.CharField(max_length=20, blank=True)
+    vat_number = EncryptedTextField(blank=True)
     email_promotion_opt_in = models.BooleanField(default=False)
     signup_url = models.CharField(max_length=2000, blank=True)
     login_url = models.CharField(max_length=2000, blank=True)

@@ -482,3 +482,13 @@ PASSWORD_RESET_TIMEOUT = 60 * 60
 # The cookie that marks a browser where this user passed the e-mailed code (a known device).
 DEVICE_COOKIE_NAME = "thg_device"
 DEVICE_COOKIE_AGE = 365 * 24 * 3600
+
+# Field encryption (config.crypto): street, house number, bank and card data and the VAT/tax
+# number are stored as Fernet tokens. FIELD_ENCRYPTION_KEYS is a comma list of random strings
+# (e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`): the first encrypts,
+# all decrypt. Rotation: prepend a new key, run `manage.py rotate_field_keys`, then remove the
+# old one. Unset, the keys derive from SECRET_KEY and SECRET_KEY_FALLBACKS (HKDF, their own
+# label), in development and production alike so a deployment keeps starting; production should
+# set its own so a SECRET_KEY change never touches stored data (moving there: list the new key,
+# then the current SECRET_KEY, and run the command once).
+FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEYS")

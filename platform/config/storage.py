@@ -47,8 +47,27 @@ class PartnerPrefixMixin:
 
 
 class PartnerFileSystemStorage(PartnerPrefixMixin, FileSystemStorage):
-    """The default run's media under MEDIA_ROOT."""
+    """The default run's media under MEDIA_ROOT (var/media: no URL serves it; scans reach a
+    browser only through the signed scan views).
+
+    Scans are personal data: files 0600 and folders 0700, readable by the app's own user only,
+    not by every account on the host (Django's default would be 0644 and the umask's folders).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("file_permissions_mode", 0o600)
+        kwargs.setdefault("directory_permissions_mode", 0o700)
+        super().__init__(*args, **kwargs)
 
 
 class PartnerS3Storage(PartnerPrefixMixin, S3Storage):
-    """Production media in an S3-compatible bucket (settings: S3_BUCKET and friends)."""
+    """Production media in an S3-compatible bucket (settings: S3_BUCKET and friends).
+
+    Every object is written with server-side encryption (SSE-S3, AES-256) unless the settings
+    ask for something else (e.g. `"ServerSideEncryption": "aws:kms"` with a key id).
+    """
+
+    def get_default_settings(self) -> dict[str, Any]:
+        defaults: dict[str, Any] = super().get_default_settings()
+        defaults["object_parameters"] = {"ServerSideEncryption": "AES256", **defaults["object_parameters"]}
+        return defaults
