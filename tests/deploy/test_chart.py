@@ -86,7 +86,7 @@ def env_of(container: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def settings_variables() -> set[str]:
     source = (ROOT / "platform" / "config" / "settings.py").read_text()
-    return set(re.findall(r"""(?:os\.environ\.get|env_bool|env_list)\(\s*"([A-Z0-9_]+)\"""", source))
+    return set(re.findall(r"""(?:os\.environ\.get|env_bool|env_int|env_list)\(\s*"([A-Z0-9_]+)\"""", source))
 
 
 def test_helm_lint_passes() -> None:
