@@ -26,6 +26,8 @@ from django.core.files.storage import default_storage
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
+from config.metrics import record_dependency
+
 logger = logging.getLogger(__name__)
 
 HEALTH_PATH = "/healthz"
@@ -107,6 +109,7 @@ def readiness() -> tuple[bool, dict[str, str]]:
         else:
             results[name] = f"ok ({(time.perf_counter() - started) * 1000:.0f} ms)"
         LAST_STATE[name] = results[name].startswith("ok")
+        record_dependency(name, LAST_STATE[name])
     shared = shared_dependencies()
     return all(value.startswith("ok") for name, value in results.items() if name not in shared), results
 

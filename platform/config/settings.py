@@ -156,6 +156,8 @@ TENANT_TEMPLATE_SCHEMA = "partner_template"
 MIDDLEWARE = [
     # Probes first: any host, plain HTTP, no partner (see config.health).
     "config.health.HealthMiddleware",
+    # Request counts and latency by route pattern; /metrics for allowed scrapers (config.metrics).
+    "config.metrics.MetricsMiddleware",
     "config.logs.RequestLogMiddleware",
     # /api/: bodies refused before they are read, every error as JSON, Cache-Control: no-store.
     "config.api_errors.ApiErrorMiddleware",
@@ -344,6 +346,20 @@ CONTENT_SECURITY_POLICY = os.environ.get(
         ]
     ),
 )
+
+# Prometheus metrics at /metrics (config.metrics): off unless switched on; then only for a peer
+# in these networks (the scraper, calling the pod directly) and never through a proxy.
+METRICS_ENABLED = env_bool("METRICS_ENABLED", False)
+METRICS_ALLOWED_NETWORKS = os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128")
+try:
+    import ipaddress
+
+    for _network in env_list("METRICS_ALLOWED_NETWORKS", METRICS_ALLOWED_NETWORKS):
+        ipaddress.ip_network(_network, strict=False)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"METRICS_ALLOWED_NETWORKS must be a comma list of networks; got {METRICS_ALLOWED_NETWORKS!r}"
+    ) from None
 
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.

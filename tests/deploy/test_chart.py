@@ -292,3 +292,18 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
     local = {root for root in roots if (ROOT / root).is_dir() or (ROOT / "platform" / root).is_dir()}
     assert local <= {"tenants", "themes", "accounts", "registrations", "billing", "quota", "config", "staff"}
     assert {"platform", "tenants", "themes"} <= set(sources)
+
+
+def test_web_pods_are_scraped_with_metrics_summed_over_workers() -> None:
+    docs = render()
+    web = next(
+        doc
+        for doc in docs
+        if doc["kind"] == "Deployment" and doc["metadata"]["labels"]["app.kubernetes.io/component"] == "web"
+    )
+    annotations = web["spec"]["template"]["metadata"]["annotations"]
+    container = web["spec"]["template"]["spec"]["containers"][0]
+
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/path"] == "/metrics"
+    assert env_of(container)["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")
