@@ -361,6 +361,17 @@ except ValueError:
         f"METRICS_ALLOWED_NETWORKS must be a comma list of networks; got {METRICS_ALLOWED_NETWORKS!r}"
     ) from None
 
+# Error reporting to Sentry (config.error_reporting): only with SENTRY_DSN; personal data scrubbed.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.error_reporting import init_error_reporting
+
+    init_error_reporting(
+        SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", ""),
+        release=os.environ.get("SENTRY_RELEASE", ""),
+    )
+
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEV else "json")

@@ -28,6 +28,7 @@ SECRET_SETTINGS = {
     "AWS_SECRET_ACCESS_KEY",
     "JWT_SIGNING_KEY",
     "JWT_PREVIOUS_SIGNING_KEYS",
+    "SENTRY_DSN",
 }
 # Read by settings.py but not for a production pod: the default run and the tests, or set by
 # the image itself (Dockerfile ENV).
