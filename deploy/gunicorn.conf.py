@@ -14,6 +14,24 @@ for entry in (str(ROOT), str(ROOT / "platform")):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
+# Metrics of all workers (config.metrics): each worker writes its values into this folder,
+# emptied here when the server starts, since files of an earlier run would be counted again.
+PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+if PROMETHEUS_MULTIPROC_DIR:
+    _metrics_dir = Path(PROMETHEUS_MULTIPROC_DIR)
+    _metrics_dir.mkdir(parents=True, exist_ok=True)
+    for _stale in _metrics_dir.glob("*.db"):
+        _stale.unlink()
+
+
+def child_exit(server, worker):  # type: ignore[no-untyped-def]
+    """An exited worker's live gauges are dropped; its counters stay in the sums."""
+    if PROMETHEUS_MULTIPROC_DIR:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
 wsgi_app = "config.wsgi:application"
 chdir = str(ROOT / "platform")
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")

@@ -1,4 +1,11 @@
-"""Probes: /healthz (the process answers) and /readyz (database, Redis and storage reachable).
+"""Probes: /healthz (the process answers) and /readyz (this pod can serve).
+
+/readyz fails (503) only for what is this pod's own: the database connection and a local
+media folder. Redis and the S3 bucket are shared by every web pod: when one of them blinks,
+a 503 would take every pod out of the Service at once and turn a partial outage (the cache
+and queue, or uploads) into a total one, so they are reported as "degraded" with a 200 and
+their state goes to the metrics (thg_dependency_up, config.metrics) for alerting instead.
+Every check is read-only and the probe writes nothing.
 
 They are answered before host validation, the HTTPS redirect and partner resolution: the
 kubelet calls the pod by its IP, with that IP as the Host header and over plain HTTP, and
@@ -11,13 +18,15 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from config.metrics import record_dependency
 
 logger = logging.getLogger(__name__)
 
@@ -32,16 +41,23 @@ def database_check() -> None:
         cursor.fetchone()
 
 
-@cache
-def _redis():  # type: ignore[no-untyped-def]
+@lru_cache(maxsize=4)
+def _redis(url: str):  # type: ignore[no-untyped-def]
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    # Well under the kubelet's probe timeout (1 s by default): a Redis that does not answer
+    # must not make the probe itself time out.
+    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
 
 
 def redis_check() -> None:
     if settings.REDIS_URL:
-        _redis().ping()
+        _redis(settings.REDIS_URL).ping()
+
+
+def storage_is_shared() -> bool:
+    """A bucket is shared by every pod; a media folder is this pod's (its volume)."""
+    return bool(getattr(default_storage, "bucket_name", None))
 
 
 def storage_check() -> None:
@@ -67,7 +83,17 @@ CHECKS: dict[str, Callable[[], None]] = {
 }
 
 
+# The last result per dependency in this process (True: up), read by config.metrics.
+LAST_STATE: dict[str, bool] = {}
+
+
+def shared_dependencies() -> set[str]:
+    """Checks whose failure degrades the service but does not make this pod unready."""
+    return {"redis", "storage"} if storage_is_shared() else {"redis"}
+
+
 def readiness() -> tuple[bool, dict[str, str]]:
+    """(ready, check results): ready unless a check of this pod's own failed."""
     results: dict[str, str] = {}
     for name, check in CHECKS.items():
         started = time.perf_counter()
@@ -82,7 +108,16 @@ def readiness() -> tuple[bool, dict[str, str]]:
             )
         else:
             results[name] = f"ok ({(time.perf_counter() - started) * 1000:.0f} ms)"
-    return all(value.startswith("ok") for value in results.values()), results
+        LAST_STATE[name] = results[name].startswith("ok")
+        record_dependency(name, LAST_STATE[name])
+    shared = shared_dependencies()
+    return all(value.startswith("ok") for name, value in results.items() if name not in shared), results
+
+
+def status_of(ready: bool, checks: dict[str, str]) -> str:
+    if not ready:
+        return "unavailable"
+    return "ok" if all(value.startswith("ok") for value in checks.values()) else "degraded"
 
 
 class HealthMiddleware:
@@ -95,7 +130,7 @@ class HealthMiddleware:
         if request.path == READY_PATH:
             ready, checks = readiness()
             return JsonResponse(
-                {"status": "ok" if ready else "unavailable", "checks": checks},
+                {"status": status_of(ready, checks), "checks": checks},
                 status=200 if ready else 503,
                 headers={"Cache-Control": "no-store"},
             )

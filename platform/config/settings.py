@@ -14,7 +14,10 @@ import os
 import sys
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import unquote
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from config.embedded_db import embedded_database_url
 
@@ -22,9 +25,26 @@ BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
 
+# Variables are read with django-environ; a value of the wrong type stops the start with an
+# ImproperlyConfigured naming the variable (not a ValueError traceback from deep inside).
+ENV = environ.Env()
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off", ""}
+
+
 def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
+    if value is None:
+        return default
+    if value.strip().lower() in _TRUE | _FALSE:
+        return value.strip().lower() in _TRUE
+    raise ImproperlyConfigured(f"{name} must be one of 1/0, true/false, yes/no, on/off; got {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    try:
+        return int(ENV.int(name, default=default))
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number; got {os.environ[name]!r}") from None
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -136,6 +156,8 @@ TENANT_TEMPLATE_SCHEMA = "partner_template"
 MIDDLEWARE = [
     # Probes first: any host, plain HTTP, no partner (see config.health).
     "config.health.HealthMiddleware",
+    # Request counts and latency by route pattern; /metrics for allowed scrapers (config.metrics).
+    "config.metrics.MetricsMiddleware",
     "config.logs.RequestLogMiddleware",
     # /api/: bodies refused before they are read, every error as JSON, Cache-Control: no-store.
     "config.api_errors.ApiErrorMiddleware",
@@ -177,23 +199,32 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 
 def database_from_url(url: str) -> dict[str, object]:
-    parsed = urlparse(url)
-    query = parse_qs(parsed.query)
-    host = unquote(parsed.hostname or "") or query.get("host", [""])[0]
-    return {
-        "ENGINE": "django_tenants.postgresql_backend",
-        "NAME": unquote(parsed.path.lstrip("/")),
-        "USER": unquote(parsed.username or ""),
-        "PASSWORD": unquote(parsed.password or ""),
-        "HOST": host,
-        "PORT": str(parsed.port or ""),
-        # Bounded connection age: each connection caches the catalogue of every schema it
-        # touched; recycling keeps that memory in check with many partners.
-        "CONN_MAX_AGE": int(os.environ.get("CONN_MAX_AGE", "60")),
-        "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": {"connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5"))},
-        "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_thg")},
-    }
+    """DATABASE_URL as Django settings, with every query option kept for libpq (sslmode,
+    sslrootcert, options, application_name, target_session_attrs, connect_timeout, ...)."""
+    if not url.startswith(("postgres://", "postgresql://", "pgsql://")):
+        raise ImproperlyConfigured("DATABASE_URL must be a postgresql:// URL")
+    try:
+        parsed: dict[str, object] = dict(ENV.db_url_config(url, engine="django_tenants.postgresql_backend"))
+    except Exception as exc:  # django-environ raises ImproperlyConfigured, KeyError or ValueError
+        raise ImproperlyConfigured(f"DATABASE_URL cannot be read ({type(exc).__name__})") from None
+    options = dict(parsed.get("OPTIONS") or {})  # type: ignore[call-overload]
+    # A socket folder given as ?host=/run/postgresql (the embedded server's form) or
+    # percent-encoded in the host part (postgresql://u@%2Frun%2Fpostgresql/db) is the HOST.
+    host = unquote(str(options.pop("host", "") or parsed.get("HOST") or ""))
+    options.setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
+    parsed.update(
+        {
+            "HOST": host,
+            "PORT": str(parsed.get("PORT") or ""),
+            # Bounded connection age: each connection caches the catalogue of every schema it
+            # touched; recycling keeps that memory in check with many partners.
+            "CONN_MAX_AGE": env_int("CONN_MAX_AGE", 60),
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options,
+            "TEST": {"NAME": os.environ.get("TEST_DATABASE_NAME", "test_thg")},
+        }
+    )
+    return parsed
 
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or embedded_database_url(BASE_DIR)
@@ -316,6 +347,31 @@ CONTENT_SECURITY_POLICY = os.environ.get(
     ),
 )
 
+# Prometheus metrics at /metrics (config.metrics): off unless switched on; then only for a peer
+# in these networks (the scraper, calling the pod directly) and never through a proxy.
+METRICS_ENABLED = env_bool("METRICS_ENABLED", False)
+METRICS_ALLOWED_NETWORKS = os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128")
+try:
+    import ipaddress
+
+    for _network in env_list("METRICS_ALLOWED_NETWORKS", METRICS_ALLOWED_NETWORKS):
+        ipaddress.ip_network(_network, strict=False)
+except ValueError:
+    raise ImproperlyConfigured(
+        f"METRICS_ALLOWED_NETWORKS must be a comma list of networks; got {METRICS_ALLOWED_NETWORKS!r}"
+    ) from None
+
+# Error reporting to Sentry (config.error_reporting): only with SENTRY_DSN; personal data scrubbed.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.error_reporting import init_error_reporting
+
+    init_error_reporting(
+        SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", ""),
+        release=os.environ.get("SENTRY_RELEASE", ""),
+    )
+
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEV else "json")
@@ -384,7 +440,7 @@ LOGIN_CODE_MAX_ATTEMPTS = 5
 LOGIN_SEND_INTERVAL = timedelta(seconds=60)
 LOGIN_LINK_LIFETIME = timedelta(minutes=10)
 # Sends per client address and hour, over all e-mail addresses (a second line of defence).
-LOGIN_SENDS_PER_ADDRESS_HOUR = int(os.environ.get("LOGIN_SENDS_PER_ADDRESS_HOUR", "30"))
+LOGIN_SENDS_PER_ADDRESS_HOUR = env_int("LOGIN_SENDS_PER_ADDRESS_HOUR", 30)
 
 # Background tasks: huey on Redis when REDIS_URL is set, else SQLite under var/. Tests run
 # tasks in-process (immediate) unless told otherwise.
@@ -393,11 +449,11 @@ HUEY = {
     "name": "thg",
     "immediate": HUEY_IMMEDIATE,
     "consumer": {
-        "workers": int(os.environ.get("HUEY_WORKERS", "2")),
+        "workers": env_int("HUEY_WORKERS", 2),
         "worker_type": os.environ.get("HUEY_WORKER_TYPE", "thread"),
         # A worker is recycled after this many tasks (0: never); with worker type "process"
         # that returns its memory, which grows with the partners it served.
-        "max_tasks": int(os.environ.get("HUEY_MAX_TASKS", "0")) or None,
+        "max_tasks": env_int("HUEY_MAX_TASKS", 0) or None,
         # A recycled worker process is replaced at the consumer's next health check.
         "health_check_interval": 2,
     },
@@ -416,7 +472,7 @@ else:
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "config.mail.OutboxBackend")
 MAIL_DIR = Path(os.environ.get("MAIL_DIR", VAR_DIR / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
@@ -427,12 +483,12 @@ MAIL_QUIET = env_bool("MAIL_QUIET", not DEV)
 MAIL_ECHO = env_bool("MAIL_ECHO", False)
 
 # Scan intake: the limits the web app reads from /api/system_constraints/.
-SCAN_MIN_SIZE = int(os.environ.get("SCAN_MIN_SIZE", "500"))
-SCAN_MAX_PIXELS = int(os.environ.get("SCAN_MAX_PIXELS", "25000000"))
+SCAN_MIN_SIZE = env_int("SCAN_MIN_SIZE", 500)
+SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 25000000)
 # Uploads per token (login) and per client address in a window (seconds); 429 beyond.
-UPLOAD_LIMIT_PER_LOGIN = int(os.environ.get("UPLOAD_LIMIT_PER_LOGIN", "20"))
-UPLOAD_LIMIT_PER_ADDRESS = int(os.environ.get("UPLOAD_LIMIT_PER_ADDRESS", "60"))
-UPLOAD_LIMIT_WINDOW = int(os.environ.get("UPLOAD_LIMIT_WINDOW", "600"))
+UPLOAD_LIMIT_PER_LOGIN = env_int("UPLOAD_LIMIT_PER_LOGIN", 20)
+UPLOAD_LIMIT_PER_ADDRESS = env_int("UPLOAD_LIMIT_PER_ADDRESS", 60)
+UPLOAD_LIMIT_WINDOW = env_int("UPLOAD_LIMIT_WINDOW", 600)
 SCAN_MAX_BYTES = 10 * 1024 * 1024
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
@@ -445,7 +501,7 @@ DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
 # `manage.py migrate_all`: partner schemas with pending migrations are migrated by this many
 # processes at once (django-tenants' multiprocessing executor).
-TENANT_MULTIPROCESSING_MAX_PROCESSES = int(os.environ.get("MIGRATE_PROCESSES", str(os.cpu_count() or 2)))
+TENANT_MULTIPROCESSING_MAX_PROCESSES = env_int("MIGRATE_PROCESSES", os.cpu_count() or 2)
 TENANT_MULTIPROCESSING_CHUNKS = 4
 
 # pg_dump used to copy the partner template schema (default: the embedded server's own).
@@ -455,7 +511,7 @@ PG_DUMP = os.environ.get("PG_DUMP", "")
 # forms. BOT_CHECK_ENABLED=0 switches it off for an environment; the difficulty is the
 # largest number a solver may have to try (the browser needs well under a second).
 BOT_CHECK_ENABLED = env_bool("BOT_CHECK_ENABLED", True)
-BOT_CHECK_MAX_NUMBER = int(os.environ.get("BOT_CHECK_MAX_NUMBER", "100000"))
+BOT_CHECK_MAX_NUMBER = env_int("BOT_CHECK_MAX_NUMBER", 100000)
 
 # Portal login: failed logins per username and per client address are counted; past the
 # free tries each further attempt waits twice as long as the one before (capped).

@@ -28,6 +28,7 @@ SECRET_SETTINGS = {
     "AWS_SECRET_ACCESS_KEY",
     "JWT_SIGNING_KEY",
     "JWT_PREVIOUS_SIGNING_KEYS",
+    "SENTRY_DSN",
 }
 # Read by settings.py but not for a production pod: the default run and the tests, or set by
 # the image itself (Dockerfile ENV).
@@ -86,7 +87,7 @@ def env_of(container: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def settings_variables() -> set[str]:
     source = (ROOT / "platform" / "config" / "settings.py").read_text()
-    return set(re.findall(r"""(?:os\.environ\.get|env_bool|env_list)\(\s*"([A-Z0-9_]+)\"""", source))
+    return set(re.findall(r"""(?:os\.environ\.get|env_bool|env_int|env_list)\(\s*"([A-Z0-9_]+)\"""", source))
 
 
 def test_helm_lint_passes() -> None:
@@ -292,3 +293,18 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
     local = {root for root in roots if (ROOT / root).is_dir() or (ROOT / "platform" / root).is_dir()}
     assert local <= {"tenants", "themes", "accounts", "registrations", "billing", "quota", "config", "staff"}
     assert {"platform", "tenants", "themes"} <= set(sources)
+
+
+def test_web_pods_are_scraped_with_metrics_summed_over_workers() -> None:
+    docs = render()
+    web = next(
+        doc
+        for doc in docs
+        if doc["kind"] == "Deployment" and doc["metadata"]["labels"]["app.kubernetes.io/component"] == "web"
+    )
+    annotations = web["spec"]["template"]["metadata"]["annotations"]
+    container = web["spec"]["template"]["spec"]["containers"][0]
+
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/path"] == "/metrics"
+    assert env_of(container)["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")

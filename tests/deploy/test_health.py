@@ -54,3 +54,21 @@ def test_probes_are_not_redirected_to_https(client: Client, settings: Any) -> No
 
     assert probe.status_code == 200
     assert page.status_code == 301 and page["Location"].startswith("https://")
+
+
+@pytest.mark.django_db
+def test_readyz_stays_200_degraded_when_redis_is_down(client: Client, settings: Any, tmp_path: Any) -> None:
+    # given a Redis URL on a port where nothing listens (Redis is shared by every web pod: a
+    # 503 would take them all out of the Service at once)
+    from tests.deploy.conftest import free_port
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
+
+    response = client.get("/readyz", HTTP_HOST="10.244.1.17:8000")
+
+    assert response.status_code == 200, response.json()
+    assert response.json()["status"] == "degraded"
+    assert response.json()["checks"]["redis"] == "error: ConnectionError"
+    assert response.json()["checks"]["database"].startswith("ok")
+    assert response.json()["checks"]["storage"].startswith("ok")

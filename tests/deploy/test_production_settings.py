@@ -98,7 +98,9 @@ def test_production_backends_partner_prefixes_and_readiness(
     assert set(checks) == {"database", "redis", "storage"}
 
 
-def test_readiness_names_each_dependency_that_is_down(production_db: dict[str, str]) -> None:
+def test_readiness_names_each_dependency_that_is_down_and_stays_ready_for_shared_ones(
+    production_db: dict[str, str],
+) -> None:
     env = {
         **production_db,
         "REDIS_URL": "redis://127.0.0.1:9/5",
@@ -110,7 +112,9 @@ def test_readiness_names_each_dependency_that_is_down(production_db: dict[str, s
 
     assert result.returncode == 0, result.stderr[-3000:]
     ready, checks = json.loads(result.stdout.split("PROBE", 1)[1])
-    assert ready is False
+    # Redis and the bucket are shared by every pod: reported, but the pod stays ready
+    # (config.health); only the database or a pod's own media folder make it unready.
+    assert ready is True
     assert checks["database"].startswith("ok")
     assert checks["redis"].startswith("error: ConnectionError")
     assert checks["storage"].startswith("error: ClientError")
