@@ -29,6 +29,7 @@ SECRET_SETTINGS = {
     "JWT_SIGNING_KEY",
     "JWT_PREVIOUS_SIGNING_KEYS",
     "SENTRY_DSN",
+    "FIELD_ENCRYPTION_KEYS",
 }
 # Read by settings.py but not for a production pod: the default run and the tests, or set by
 # the image itself (Dockerfile ENV).
