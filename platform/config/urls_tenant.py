@@ -10,5 +10,6 @@ urlpatterns = [
     path("api/", api.urls),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
-    re_path(r"^(?!api/|admin/|static/|media/).*$", web_app, name="web-app"),
+    # A missing file under /assets/ (an old release's chunk, a source map) is a 404, not the app.
+    re_path(r"^(?!api/|admin/|static/|media/|assets/).*$", web_app, name="web-app"),
 ]
