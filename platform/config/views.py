@@ -1,47 +1,139 @@
 from __future__ import annotations
 
+import base64
+import binascii
+import re
+import threading
+from html import escape
+from pathlib import Path
+from typing import Any
+
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
 from tenants.middleware import request_partner
+from tenants.models import Partner
 
 _index: tuple[float, bytes] | None = None
+_shell_lock = threading.Lock()
+# (subdomain, config version, name, active, index mtime) -> the rendered shell. One entry per
+# partner and release; an old one is dropped when the partner or the build changes.
+_shells: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+
+PRODUCT_FAVICON = Path(settings.BASE_DIR) / "web" / "public" / "product-favicon.ico"
+PRODUCT_TITLE = "THG-Quote"
+DATA_URL = re.compile(r"^data:(image/[a-z0-9.+-]+);base64,([A-Za-z0-9+/=\s]+)$")
 
 
-def web_app(request: HttpRequest) -> HttpResponse:
-    """The built React app's index.html, for every route of the app."""
+def _index_page() -> tuple[float, bytes] | None:
     global _index
     index = settings.WEB_DIST / "index.html"
     try:
         mtime = index.stat().st_mtime
     except FileNotFoundError:
+        return None
+    if _index is None or _index[0] != mtime:
+        _index = (mtime, index.read_bytes())
+    return _index
+
+
+def web_app(request: HttpRequest) -> HttpResponse:
+    """The built React app's index.html, for every route of the app, with the host's partner
+    named in its head (title, description, theme colour, icon) before any script runs."""
+    index = _index_page()
+    if index is None:
         return HttpResponse(
             "The web app is not built yet: run `make run` (or `npm run build:web`).",
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    if _index is None or _index[0] != mtime:
-        _index = (mtime, index.read_bytes())
     return HttpResponse(
-        _with_partner(_index[1], request),
+        _shell(index, request_partner(request)),
         content_type="text/html; charset=utf-8",
         headers={"Cache-Control": "no-cache"},
     )
 
 
 PARTNER_META = b'<meta name="thg-partner" content="" />'
+THEME_META = b'<meta name="theme-color" content="#ffffff" />'
+TITLE = f"<title>{PRODUCT_TITLE}</title>".encode()
 
 
-def _with_partner(page: bytes, request: HttpRequest) -> bytes:
-    """Names the host's partner in the page: on a custom domain the host name does not say
-    it, and the app sends it as X-SUBDOMAIN (which must agree with the host)."""
-    partner = request_partner(request)
+def _shell(index: tuple[float, bytes], partner: Partner | None) -> bytes:
     if partner is None:
-        return page
+        return index[1]
+    key = (partner.config_version, partner.name, partner.frontend_active, index[0])
+    cached = _shells.get(partner.subdomain)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    page = _with_partner(index[1], partner)
+    with _shell_lock:
+        _shells[partner.subdomain] = (key, page)
+    return page
+
+
+def _with_partner(page: bytes, partner: Partner) -> bytes:
+    """Names the host's partner in the page: on a custom domain the host name does not say
+    it, and the app sends it as X-SUBDOMAIN (which must agree with the host). Every value the
+    partner configured is escaped: it comes from the partner's admin, not from us."""
+    config = partner.config or {}
+    title = escape(str(config.get("page_title") or partner.name))
+    description = escape(
+        f"{partner.name}: Ihre THG-Prämie für Ihr Elektroauto – Fahrzeugschein hochladen, fertig."
+    )
+    color = escape(str((config.get("colors") or {}).get("button") or "#ffffff"))
+    favicon = escape(str(config.get("favicon") or "/favicon.ico"))
+    head = (
+        f"<title>{title}</title>\n"
+        f'    <meta name="description" content="{description}" />\n'
+        f'    <link rel="icon" href="{favicon}" />\n'
+        f'    <meta property="og:type" content="website" />\n'
+        f'    <meta property="og:title" content="{title}" />\n'
+        f'    <meta property="og:description" content="{description}" />\n'
+        f'    <meta name="twitter:card" content="summary" />'
+    )
     # A subdomain is letters, digits and hyphens (tenants.models): nothing to escape.
-    return page.replace(
+    page = page.replace(
         PARTNER_META, f'<meta name="thg-partner" content="{partner.subdomain}" />'.encode(), 1
     )
+    page = page.replace(THEME_META, f'<meta name="theme-color" content="{color}" />'.encode(), 1)
+    return page.replace(TITLE, head.encode(), 1)
+
+
+ROBOTS_ACTIVE = "User-agent: *\nDisallow: /admin/\nDisallow: /api/\n"
+ROBOTS_CLOSED = "User-agent: *\nDisallow: /\n"
+
+
+def robots_txt(request: HttpRequest) -> HttpResponse:
+    """A partner's active site may be indexed, except its admin and API; a deactivated
+    partner and the public host (the platform admin only) not at all."""
+    partner = request_partner(request)
+    body = ROBOTS_ACTIVE if partner is not None and partner.frontend_active else ROBOTS_CLOSED
+    return HttpResponse(
+        body, content_type="text/plain; charset=utf-8", headers={"Cache-Control": "public, max-age=3600"}
+    )
+
+
+def favicon_ico(request: HttpRequest) -> HttpResponse:
+    """The partner's configured icon (served when it is a data URL, else a redirect to it),
+    otherwise the product's."""
+    partner = request_partner(request)
+    favicon = str((partner.config or {}).get("favicon") or "") if partner is not None else ""
+    cache = {"Cache-Control": "public, max-age=3600"}
+    if favicon.startswith("data:"):
+        match = DATA_URL.match(favicon)
+        if match:
+            try:
+                body = base64.b64decode(match.group(2), validate=False)
+            except (binascii.Error, ValueError):
+                body = b""
+            if body:
+                return HttpResponse(body, content_type=match.group(1), headers=cache)
+    elif favicon.startswith(("https://", "http://", "/")) and favicon != "/favicon.ico":
+        response = HttpResponseRedirect(favicon)
+        response["Cache-Control"] = "public, max-age=3600"
+        return response
+    return HttpResponse(PRODUCT_FAVICON.read_bytes(), content_type="image/x-icon", headers=cache)
 
 
 def api_not_found(request: HttpRequest) -> JsonResponse:

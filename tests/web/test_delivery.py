@@ -7,6 +7,7 @@ import http.client
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -122,3 +123,78 @@ def test_the_first_screen_transfers_at_most_170_kb(built: None, get: Get, subdom
     # Brotli for today's browsers, gzip for the rest: both within the budget.
     assert sizes["br, gzip"] <= FIRST_SCREEN_BUDGET
     assert sizes["gzip"] <= FIRST_SCREEN_BUDGET
+
+
+# --- robots.txt and favicon.ico: real files, not the app's HTML --------------------------------
+
+
+@pytest.mark.parametrize("subdomain", ["autohaus", "wallbox"])
+def test_an_active_partner_may_be_indexed_except_admin_and_api(get: Get, subdomain: str) -> None:
+    status, headers, body = get(subdomain, "/robots.txt")
+    assert status == 200
+    assert headers["content-type"].startswith("text/plain")
+    lines = body.decode().splitlines()
+    assert lines[0] == "User-agent: *"
+    assert set(lines[1:]) == {"Disallow: /admin/", "Disallow: /api/"}
+
+
+@pytest.mark.parametrize("host", ["inaktiv", "localhost"])
+def test_a_deactivated_partner_and_the_public_host_disallow_everything(get: Get, host: str) -> None:
+    status, headers, body = get(host, "/robots.txt")
+    assert status == 200
+    assert headers["content-type"].startswith("text/plain")
+    assert body.decode().splitlines() == ["User-agent: *", "Disallow: /"]
+
+
+def test_the_partner_favicon_is_an_image(get: Get) -> None:
+    from tenants.models import Partner
+
+    configured = Partner.objects.get(subdomain="autohaus").config["favicon"]
+    assert configured.startswith("data:image/svg+xml;base64,")
+    status, headers, body = get("autohaus", "/favicon.ico")
+    assert status == 200
+    assert headers["content-type"] == "image/svg+xml"
+    assert body.startswith(b"<svg")
+
+
+def test_without_a_partner_favicon_the_product_icon_is_served(get: Get) -> None:
+    status, headers, body = get("localhost", "/favicon.ico")
+    assert status == 200
+    assert headers["content-type"] == "image/x-icon"
+    assert body[:4] == b"\x00\x00\x01\x00"  # the ICO header
+
+
+# --- the shell, rendered per host -----------------------------------------------------------
+
+
+def test_the_shell_names_the_partner_before_any_script(get: Get) -> None:
+    from tenants.models import Partner
+
+    partner = Partner.objects.get(subdomain="stadtwerk")
+    status, headers, body = get("stadtwerk", "/terms")
+    html = body.decode()
+    assert status == 200 and headers["cache-control"] == "no-cache"
+    assert f"<title>{partner.config['page_title']}</title>" in html
+    assert f'<meta name="theme-color" content="{partner.config["colors"]["button"]}" />' in html
+    assert '<meta name="description" content="Stadtwerke Musterstadt: ' in html
+    assert f'<link rel="icon" href="{partner.config["favicon"]}" />' in html
+    assert '<meta property="og:title"' in html
+    assert '<meta name="thg-partner" content="stadtwerk" />' in html
+    assert "THG-Quote</title>" not in html
+
+
+def test_the_shell_escapes_what_the_partner_configured(client: Any) -> None:
+    from tenants.models import Partner
+
+    partner = Partner.objects.get(subdomain="autohaus")
+    config = {**partner.config, "page_title": "</title><script>alert(1)</script>", "favicon": None}
+    config["colors"] = {**config["colors"], "button": '#fff" onload="x'}
+    Partner.objects.filter(pk=partner.pk).update(
+        config=config, name="A & B <GmbH>", config_version=partner.config_version + 1
+    )
+    html = client.get("/welcome", HTTP_HOST="autohaus.localhost").content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</title>" in html
+    assert 'content="#fff&quot; onload=&quot;x"' in html
+    assert "A &amp; B &lt;GmbH&gt;: " in html
+    assert '<link rel="icon" href="/favicon.ico" />' in html
