@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import re
 import threading
 from html import escape
@@ -16,9 +17,9 @@ from tenants.models import Partner
 
 _index: tuple[float, bytes] | None = None
 _shell_lock = threading.Lock()
-# (subdomain, config version, name, active, index mtime) -> the rendered shell. One entry per
-# partner and release; an old one is dropped when the partner or the build changes.
-_shells: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+# subdomain -> ((config version, name, active, index mtime), page, gzipped page). One entry
+# per partner and release; an old one is replaced when the partner or the build changes.
+_shells: dict[str, tuple[tuple[Any, ...], bytes, bytes]] = {}
 
 PRODUCT_FAVICON = Path(settings.BASE_DIR) / "web" / "public" / "product-favicon.ico"
 PRODUCT_TITLE = "THG-Quote"
@@ -47,11 +48,14 @@ def web_app(request: HttpRequest) -> HttpResponse:
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    return HttpResponse(
-        _shell(index, request_partner(request)),
-        content_type="text/html; charset=utf-8",
-        headers={"Cache-Control": "no-cache"},
-    )
+    page, gzipped = _shell(index, request_partner(request))
+    headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    # Compressed once per partner and release, like the assets (no GZipMiddleware: the API's
+    # answers stay as they are).
+    if "gzip" in request.headers.get("Accept-Encoding", ""):
+        page = gzipped
+        headers["Content-Encoding"] = "gzip"
+    return HttpResponse(page, content_type="text/html; charset=utf-8", headers=headers)
 
 
 PARTNER_META = b'<meta name="thg-partner" content="" />'
@@ -59,17 +63,20 @@ THEME_META = b'<meta name="theme-color" content="#ffffff" />'
 TITLE = f"<title>{PRODUCT_TITLE}</title>".encode()
 
 
-def _shell(index: tuple[float, bytes], partner: Partner | None) -> bytes:
-    if partner is None:
-        return index[1]
-    key = (partner.config_version, partner.name, partner.frontend_active, index[0])
-    cached = _shells.get(partner.subdomain)
+def _shell(index: tuple[float, bytes], partner: Partner | None) -> tuple[bytes, bytes]:
+    """The page for the host, plain and gzipped."""
+    subdomain = partner.subdomain if partner is not None else ""
+    key = (
+        (partner.config_version, partner.name, partner.frontend_active, index[0]) if partner else (index[0],)
+    )
+    cached = _shells.get(subdomain)
     if cached is not None and cached[0] == key:
-        return cached[1]
-    page = _with_partner(index[1], partner)
+        return cached[1], cached[2]
+    page = _with_partner(index[1], partner) if partner is not None else index[1]
+    gzipped = gzip.compress(page, compresslevel=9, mtime=0)
     with _shell_lock:
-        _shells[partner.subdomain] = (key, page)
-    return page
+        _shells[subdomain] = (key, page, gzipped)
+    return page, gzipped
 
 
 def _with_partner(page: bytes, partner: Partner) -> bytes:
