@@ -11,6 +11,7 @@ import { storeSet } from "@/shared/lib/session-store";
 
 import { RouteErrorBoundary } from "./error-boundary";
 import { lazyScreen, preloadScreens } from "./lazy-screen";
+import { ScreenAnnouncer } from "./screen-announcer";
 import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
 
 // The first screens load with the app; every other screen is its own chunk (the budget is
@@ -115,6 +116,7 @@ export function AppRoutes() {
     <>
       <EntryParams />
       <PreloadScreens />
+      <ScreenAnnouncer />
       <ScreenBoundary>
         <Suspense fallback={<Loading />}>
           <Routes>
