@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, URL } from "node:url";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
@@ -33,10 +33,19 @@ function walk(dir: string): string[] {
  * Node's zlib compresses).
  */
 function deliveryFiles(): Plugin {
+  let out = dist;
+  let maps = sourcemaps;
   return {
     name: "thg-delivery-files",
     apply: "build",
+    configResolved(config) {
+      out = resolve(config.root, config.build.outDir);
+      // Another output folder (a one-off build) keeps its maps beside it, not in var/.
+      maps = out === dist ? sourcemaps : `${out}-sourcemaps`;
+    },
     closeBundle() {
+      const dist = out;
+      const sourcemaps = maps;
       for (const path of walk(dist)) {
         if (path.endsWith(".map")) {
           const target = join(sourcemaps, relative(dist, path));
