@@ -6,11 +6,14 @@ from __future__ import annotations
 import gzip
 import http.client
 import re
-from collections.abc import Callable
+import secrets
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.conftest import start_server
 
 DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 # Issue 15: HTML + everything the first screen loads, compressed as served.
@@ -22,12 +25,9 @@ Response = tuple[int, dict[str, str], bytes]
 Get = Callable[..., Response]
 
 
-@pytest.fixture(scope="module")
-def get(live_server_port: int) -> Get:
-    """GET on a partner's host (or the public one) through gunicorn, body as transferred."""
-
+def _getter(port: int) -> Get:
     def fetch(host: str, path: str, encoding: str | None = None) -> Response:
-        connection = http.client.HTTPConnection("127.0.0.1", live_server_port, timeout=10)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         headers = {"Host": host if host == "localhost" else f"{host}.localhost"}
         if encoding:
             headers["Accept-Encoding"] = encoding
@@ -38,6 +38,25 @@ def get(live_server_port: int) -> Get:
         return response.status, {k.lower(): v for k, v in response.getheaders()}, body
 
     return fetch
+
+
+@pytest.fixture(scope="module")
+def get(live_server_port: int) -> Get:
+    """GET on a partner's host (or the public one) through gunicorn (DEBUG=1, WhiteNoise
+    looking files up per request), body as transferred."""
+    return _getter(live_server_port)
+
+
+@pytest.fixture(scope="module")
+def get_production(django_db_setup: None) -> Iterator[Get]:
+    """The same through gunicorn as deployed: DEBUG=0 (WhiteNoise indexes the files at start)."""
+
+    process, port = start_server(
+        extra_env={"DEBUG": "0", "SECRET_KEY": secrets.token_hex(32), "SECURE_SSL_REDIRECT": "0"}
+    )
+    yield _getter(port)
+    process.terminate()
+    process.wait(timeout=10)
 
 
 def _first_screen_files(html: str) -> list[str]:
@@ -203,3 +222,16 @@ def test_the_shell_escapes_what_the_partner_configured(client: Any) -> None:
     assert 'content="#fff&quot; onload=&quot;x"' in html
     assert "A &amp; B &lt;GmbH&gt;: " in html
     assert '<link rel="icon" href="/favicon.ico" />' in html
+
+
+def test_a_deployment_serves_the_same_headers(built: None, get_production: Get) -> None:
+    _, headers, html = get_production("autohaus", "/")
+    assert headers["cache-control"] == "no-cache"
+    entry = _first_screen_files(html.decode())[0]
+    status, headers, _ = get_production("autohaus", entry, "br, gzip")
+    assert status == 200 and headers["content-encoding"] == "br"
+    assert "immutable" in headers["cache-control"]
+    _, headers, _ = get_production("autohaus", "/index.html")
+    assert headers["cache-control"] == "no-cache"
+    assert get_production("autohaus", f"{entry}.map")[0] == 404
+    assert get_production("inaktiv", "/robots.txt")[2] == b"User-agent: *\nDisallow: /\n"
