@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import binascii
 import gzip
+import json
 import re
 import threading
 from html import escape
@@ -14,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 
 from tenants.middleware import request_partner
 from tenants.models import Partner
+from themes.compiler import FONT_PACKAGES
 
 _index: tuple[float, bytes] | None = None
 _shell_lock = threading.Lock()
@@ -72,14 +74,36 @@ def _shell(index: tuple[float, bytes], partner: Partner | None) -> tuple[bytes, 
     cached = _shells.get(subdomain)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    page = _with_partner(index[1], partner) if partner is not None else index[1]
+    page = _with_partner(index[1], partner, _font_files()) if partner is not None else index[1]
     gzipped = gzip.compress(page, compresslevel=9, mtime=0)
     with _shell_lock:
         _shells[subdomain] = (key, page, gzipped)
     return page, gzipped
 
 
-def _with_partner(page: bytes, partner: Partner) -> bytes:
+_fonts: tuple[float, dict[str, str]] | None = None
+
+
+def _font_files() -> dict[str, str]:
+    """Font package -> the hashed URL of its Latin regular face (what German text needs
+    first), from the build's manifest; read once per build."""
+    global _fonts
+    manifest = settings.WEB_DIST / ".vite" / "manifest.json"
+    try:
+        mtime = manifest.stat().st_mtime
+    except FileNotFoundError:
+        return {}
+    if _fonts is None or _fonts[0] != mtime:
+        files: dict[str, str] = {}
+        for key, chunk in json.loads(manifest.read_bytes()).items():
+            match = re.search(r"@fontsource/([a-z-]+)/files/\1-latin-400-normal\.woff2$", key)
+            if match:
+                files[match.group(1)] = "/" + chunk["file"]
+        _fonts = (mtime, files)
+    return _fonts[1]
+
+
+def _with_partner(page: bytes, partner: Partner, fonts: dict[str, str] | None = None) -> bytes:
     """Names the host's partner in the page: on a custom domain the host name does not say
     it, and the app sends it as X-SUBDOMAIN (which must agree with the host). Every value the
     partner configured is escaped: it comes from the partner's admin, not from us."""
@@ -99,6 +123,10 @@ def _with_partner(page: bytes, partner: Partner) -> bytes:
         f'    <meta property="og:description" content="{description}" />\n'
         f'    <meta name="twitter:card" content="summary" />'
     )
+    # The partner's font, fetched with the entry script instead of after the configuration.
+    font = (fonts or {}).get(FONT_PACKAGES.get(str(config.get("font_family")), "open-sans"))
+    if font:
+        head += f'\n    <link rel="preload" href="{escape(font)}" as="font" type="font/woff2" crossorigin />'
     # A subdomain is letters, digits and hyphens (tenants.models): nothing to escape.
     page = page.replace(
         PARTNER_META, f'<meta name="thg-partner" content="{partner.subdomain}" />'.encode(), 1

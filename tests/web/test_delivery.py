@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import start_server
+from themes.compiler import FONT_PACKAGES
 
 DIST = Path(__file__).resolve().parents[2] / "web" / "dist"
 # Issue 15: HTML + everything the first screen loads, compressed as served.
@@ -205,6 +206,16 @@ def test_the_shell_names_the_partner_before_any_script(get: Get) -> None:
     assert '<meta property="og:title"' in html
     assert '<meta name="thg-partner" content="stadtwerk" />' in html
     assert "THG-Quote</title>" not in html
+
+    # The partner's font (its Latin regular face) is fetched at once, and is a real asset.
+    package = FONT_PACKAGES[partner.config["font_family"]]
+    preload = re.search(
+        r'<link rel="preload" href="([^"]+)" as="font" type="font/woff2" crossorigin />', html
+    )
+    assert preload, html
+    assert re.fullmatch(rf"/assets/{package}-latin-400-normal-[\w-]{{8}}\.woff2", preload.group(1))
+    status, headers, _ = get("stadtwerk", preload.group(1))
+    assert status == 200 and "immutable" in headers["cache-control"]
 
 
 def test_the_shell_escapes_what_the_partner_configured(client: Any) -> None:
