@@ -85,6 +85,8 @@ seed: python-deps
 WEB_SOURCES := $(shell find web -path web/dist -prune -o -path web/node_modules -prune -o -type f -print 2>/dev/null) \
 	package.json package-lock.json
 build-web: web/dist/index.html
+# The build also writes .br/.gz next to each asset and moves the hidden source maps to
+# var/sourcemaps (web/vite.config.ts, deliveryFiles): nothing under web/dist is a .map.
 web/dist/index.html: node_modules/.installed $(WEB_SOURCES)
 	npm run --silent build:web
 	touch $@

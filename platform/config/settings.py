@@ -15,6 +15,7 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import unquote
+from wsgiref.headers import Headers
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -277,6 +278,19 @@ WHITENOISE_AUTOREFRESH = DEV
 # Static files straight from the apps' folders in development, as with Django's DEBUG.
 WHITENOISE_USE_FINDERS = DEV
 WHITENOISE_KEEP_ONLY_HASHED_FILES = False
+# Vite's hashed files (/assets/name-HASH.ext, 8 characters of base64url) never change under
+# their name: cached for good in every run mode. Their .br/.gz copies are written at build.
+WHITENOISE_IMMUTABLE_FILE_TEST = r"^/assets/.+-[A-Za-z0-9_-]{8}\.[A-Za-z0-9]+$"
+
+
+def _whitenoise_headers(headers: Headers, path: str, url: str) -> None:
+    """/index.html straight from WhiteNoise (config.views.web_app serves the app's routes) is
+    revalidated on every load like the rendered shell: it names the current release's files."""
+    if url == "/index.html":
+        headers["Cache-Control"] = "no-cache"
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = _whitenoise_headers
 
 # Media (scans): an S3-compatible bucket when S3_BUCKET is set, else MEDIA_ROOT. Names carry
 # the partner's schema as prefix; the storage checks it per call (config.storage). Credentials

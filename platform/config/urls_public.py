@@ -5,11 +5,13 @@ from django.urls import path, re_path
 from django.views.generic import RedirectView
 
 from config.api import api
-from config.views import api_not_found
+from config.views import api_not_found, favicon_ico, robots_txt
 
 urlpatterns = [
     path("api/", api.urls),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
+    path("robots.txt", robots_txt),
+    path("favicon.ico", favicon_ico),
     path("", RedirectView.as_view(url="/admin/", permanent=False)),
 ]

@@ -4,11 +4,14 @@ from django.contrib import admin
 from django.urls import path, re_path
 
 from config.api import api
-from config.views import api_not_found, web_app
+from config.views import api_not_found, favicon_ico, robots_txt, web_app
 
 urlpatterns = [
     path("api/", api.urls),
     re_path(r"^api/", api_not_found),
     path("admin/", admin.site.urls),
-    re_path(r"^(?!api/|admin/|static/|media/).*$", web_app, name="web-app"),
+    path("robots.txt", robots_txt),
+    path("favicon.ico", favicon_ico),
+    # A missing file under /assets/ (an old release's chunk, a source map) is a 404, not the app.
+    re_path(r"^(?!api/|admin/|static/|media/|assets/).*$", web_app, name="web-app"),
 ]

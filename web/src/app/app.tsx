@@ -17,6 +17,7 @@ import { ToasterProvider } from "@/shared/ui/toaster";
 import { buildTheme } from "@/theme/build-theme";
 
 import { applyPartnerHead } from "./partner-head";
+import { installPreloadRecovery } from "./preload-recovery";
 import { PartnerContext, usePartner } from "./partner-context";
 import { AppRoutes } from "./router";
 
@@ -53,6 +54,8 @@ export function PartnerApp({ config }: { config: PartnerConfig }) {
     </PartnerProviders>
   );
 }
+
+installPreloadRecovery();
 
 // A refresh that failed ends the session: the flow starts again where a visitor starts.
 onSessionEnded(() => {

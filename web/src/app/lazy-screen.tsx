@@ -14,7 +14,19 @@ export function lazyScreen<K extends string, P extends object = object>(
 ): ComponentType<P> {
   let loaded: ComponentType<P> | undefined;
   const fetchScreen = () => load().then((module) => (loaded = module[name]));
-  const Lazy = lazy(() => fetchScreen().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
+  // React.lazy keeps a failed load for good: after a failure the next mount (the error
+  // boundary's retry) gets a fresh one that fetches the chunk again.
+  const makeLazy = () =>
+    lazy(() =>
+      fetchScreen().then(
+        (component) => ({ default: component }),
+        (error: unknown) => {
+          Lazy = makeLazy();
+          throw error;
+        },
+      ),
+    ) as unknown as ComponentType<P>;
+  let Lazy = makeLazy();
   if (preload) loaders.push(fetchScreen);
   allLoaders.push(fetchScreen);
   function Screen(props: P) {

@@ -9,7 +9,9 @@ import { isAuthenticated } from "@/flow/state/flow-state";
 import { isB2BPath, withQuery } from "@/shared/lib/navigation";
 import { storeSet } from "@/shared/lib/session-store";
 
+import { RouteErrorBoundary } from "./error-boundary";
 import { lazyScreen, preloadScreens } from "./lazy-screen";
+import { ScreenAnnouncer } from "./screen-announcer";
 import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
 
 // The first screens load with the app; every other screen is its own chunk (the budget is
@@ -30,6 +32,8 @@ const Validation = lazyScreen(() => import("@/flow/routes/validation"), "Validat
 const Billing = lazyScreen(() => import("@/flow/routes/billing"), "Billing");
 const Finish = lazyScreen(() => import("@/flow/routes/finish"), "Finish");
 const PortalApp = lazyScreen(() => import("@/portal/portal-app"), "PortalApp", { preload: false });
+// Rarely needed: not on the first screen's bytes.
+const NotFound = lazyScreen(() => import("@/shared/ui/not-found"), "NotFound", { preload: false });
 const Placeholder = lazyScreen<"Placeholder", { name: string }>(() => import("@/flow/routes/placeholder"), "Placeholder");
 
 const SCREENS: Partial<Record<RouteName, () => ReactElement>> = {
@@ -112,15 +116,25 @@ export function AppRoutes() {
     <>
       <EntryParams />
       <PreloadScreens />
-      <Suspense fallback={<Loading />}>
-        <Routes>
-          {routes}
-          <Route path={PATHS.Portal} element={<PortalApp />} />
-          <Route path="*" element={<Placeholder name="NotFound" />} />
-        </Routes>
-      </Suspense>
+      <ScreenAnnouncer />
+      <ScreenBoundary>
+        <Suspense fallback={<Loading />}>
+          <Routes>
+            {routes}
+            <Route path={PATHS.Portal} element={<PortalApp />} />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
+      </ScreenBoundary>
     </>
   );
+}
+
+/** Every route under one error boundary, cleared when the visitor goes to another screen
+ * (not remounted: the portal keeps its state across its own routes). */
+function ScreenBoundary({ children }: { children: ReactElement }) {
+  const { pathname } = useLocation();
+  return <RouteErrorBoundary resetKey={pathname}>{children}</RouteErrorBoundary>;
 }
 
 function Loading() {

@@ -6,6 +6,7 @@ import { Navigate, Route, Routes, useNavigate } from "react-router";
 import { usePartner } from "@/app/partner-context";
 import { browser } from "@/shared/lib/browser";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
+import { NotFound } from "@/shared/ui/not-found";
 import { useToaster } from "@/shared/ui/toaster";
 
 import { AuthLayout } from "./components/auth-layout";
@@ -65,7 +66,10 @@ function PortalRoutes() {
         {impressumEnabled(partner) && <Route path="impressum" element={<PortalImpressum />} />}
         {privacyEnabled(partner) && <Route path="data-privacy-info" element={<DataPrivacyInfo />} />}
       </Route>
-      <Route path="*" element={<Navigate to={PORTAL_PATHS.login} replace />} />
+      {/* Pages a partner has switched off lead to the login, as before; anything else is a 404. */}
+      {!impressumEnabled(partner) && <Route path="impressum" element={<Navigate to={PORTAL_PATHS.login} replace />} />}
+      {!privacyEnabled(partner) && <Route path="data-privacy-info" element={<Navigate to={PORTAL_PATHS.login} replace />} />}
+      <Route path="*" element={<NotFound home={PORTAL_PATHS.login} />} />
     </Routes>
   );
 }

@@ -129,6 +129,14 @@ describe("LoginView", () => {
     expect(calls.filter((call) => call.path.includes("login"))).toHaveLength(0);
   });
 
+  it("answers an unknown portal path with the branded 404 and a way to the login", async () => {
+    stubApi({});
+    renderAt("/portal/nowhere");
+    expect(await screen.findByTestId("not-found")).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Seite nicht gefunden");
+    expect(screen.getByTestId("not-found-home")).toHaveAttribute("href", "/portal/auth/login");
+  });
+
   it("goes to the code screen when the extra check is required", async () => {
     stubApi({ ...CHALLENGE, "POST /api/auth/user/login/": () => ({ body: { tokens: null, recaptcha_extra_check: true, user_id: 42 } }) });
     renderAt("/portal/auth/login");
