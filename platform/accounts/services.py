@@ -44,6 +44,7 @@ from accounts.errors import (
 from accounts.mails import mail_secret_seal
 from accounts.models import LoginCode, LoginLink, User, canonical_name
 from accounts.tasks import mail_login_code, mail_login_link, mail_password_reset
+from accounts.throttle import failure_key, failure_record, failure_wait
 from accounts.tokens import (
     LOGIN_ID,
     SESSION_START,
@@ -355,7 +356,7 @@ class PortalLogin:
 
 
 def _failure_key(partner: Partner, kind: str, value: str) -> str:
-    return f"login-failures:{partner.schema_name}:{kind}:{_digest(value)}"
+    return failure_key("login-failures", partner.schema_name, kind, value)
 
 
 def _failures(key: str) -> tuple[int, float]:
@@ -363,33 +364,17 @@ def _failures(key: str) -> tuple[int, float]:
     return int(count), float(last)
 
 
-def _wait_seconds(count: int, last: float, free: int) -> int:
-    """Past the free tries each attempt waits twice as long as the one before (1 s, 2 s, 4 s ...)."""
-    if count < free:
-        return 0
-    delay = min(2 ** (count - free), settings.LOGIN_MAX_DELAY.total_seconds())
-    return max(0, int(last + delay - timezone.now().timestamp() + 0.999))
-
-
 def _login_throttle(partner: Partner, username: str, client_ip: str) -> None:
     wait = max(
-        _wait_seconds(
-            *_failures(_failure_key(partner, "user", username)), settings.LOGIN_FREE_FAILURES_PER_USERNAME
-        ),
-        _wait_seconds(
-            *_failures(_failure_key(partner, "address", client_ip)), settings.LOGIN_FREE_FAILURES_PER_ADDRESS
-        ),
+        failure_wait(_failure_key(partner, "user", username), settings.LOGIN_FREE_FAILURES_PER_USERNAME),
+        failure_wait(_failure_key(partner, "address", client_ip), settings.LOGIN_FREE_FAILURES_PER_ADDRESS),
     )
     if wait:
         raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
 
 
 def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
-    now = timezone.now().timestamp()
-    window = int(settings.LOGIN_MAX_DELAY.total_seconds()) * 4
-    for key in (_failure_key(partner, "user", username), _failure_key(partner, "address", client_ip)):
-        count, _ = _failures(key)
-        cache.set(key, (count + 1, now), timeout=window)
+    failure_record(_failure_key(partner, "user", username), _failure_key(partner, "address", client_ip))
 
 
 def _password_stamp(partner: Partner, user: User) -> str:

@@ -5,8 +5,6 @@ for its back office, the public schema for platform admins)."""
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import time
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
@@ -24,6 +22,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from qrcode.image.svg import SvgPathFillImage
 
 from accounts.models import User, canonical_name
+from accounts.throttle import failure_key, failure_record, failure_wait
 
 BACKUP_CODE_COUNT = 10
 TOTP_DEVICE_NAME = "Authenticator-App"
@@ -39,32 +38,21 @@ def username_key(username: str) -> str:
 
 
 def _failure_key(kind: str, value: str) -> str:
-    digest = hmac.new(settings.SECRET_KEY.encode(), value.encode(), hashlib.sha256).hexdigest()
     schema = getattr(connection, "schema_name", "public")  # django-tenants' wrapper
-    return f"admin-login-failures:{schema}:{kind}:{digest}"
-
-
-def _wait(key: str) -> int:
-    count, last = cache.get(key, (0, 0.0))
-    free = settings.ADMIN_LOGIN_FREE_FAILURES
-    if count < free:
-        return 0
-    # Past the free tries each attempt waits twice as long as the one before (1 s, 2 s, 4 s ...).
-    delay = min(2 ** (count - free), settings.LOGIN_MAX_DELAY.total_seconds())
-    return max(0, int(last + delay - timezone.now().timestamp() + 0.999))
+    return failure_key("admin-login-failures", schema, kind, value)
 
 
 def admin_login_wait(*, username: str, client_ip: str) -> int:
     """Seconds this login attempt has to wait (0: it may go ahead)."""
-    return max(_wait(_failure_key("user", username_key(username))), _wait(_failure_key("address", client_ip)))
+    free = settings.ADMIN_LOGIN_FREE_FAILURES
+    return max(
+        failure_wait(_failure_key("user", username_key(username)), free),
+        failure_wait(_failure_key("address", client_ip), free),
+    )
 
 
 def admin_login_failed(*, username: str, client_ip: str) -> None:
-    now = timezone.now().timestamp()
-    window = int(settings.LOGIN_MAX_DELAY.total_seconds()) * 4
-    for key in (_failure_key("user", username_key(username)), _failure_key("address", client_ip)):
-        count, _ = cache.get(key, (0, 0.0))
-        cache.set(key, (int(count) + 1, now), timeout=window)
+    failure_record(_failure_key("user", username_key(username)), _failure_key("address", client_ip))
 
 
 def admin_login_succeeded(*, username: str) -> None:
