@@ -68,6 +68,8 @@ def _palette(config: PartnerConfig) -> dict[str, Any]:
 # The weights every partner font is loaded in (web/src/theme/fonts.ts): a weight the page
 # has no face for would be synthesised by the browser (smeared bold) or fall back to 400.
 FONT_WEIGHTS = (400, 700)
+# MUI's `sm` breakpoint: below it is a phone.
+PHONE = "@media (max-width:599.95px)"
 
 
 def _typography(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
@@ -89,7 +91,9 @@ def _typography(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
         "fontWeightRegular": regular,
         "fontWeightMedium": bold,
         "fontWeightBold": bold,
-        "h1": {**title, "fontSize": "1.75rem", "lineHeight": 1.25},
+        # On a phone the title steps down (22 px): "BESTÄTIGUNGSCODE" in the utility kind's
+        # upper case fits a 390 px card instead of breaking its last letter onto a line.
+        "h1": {**title, "fontSize": "1.75rem", "lineHeight": 1.25, PHONE: {"fontSize": "1.375rem"}},
         "h2": {**title, "fontSize": "1.375rem", "lineHeight": 1.3},
         "h3": {**heading, "fontSize": "1.125rem", "lineHeight": 1.35},
         "h4": {**heading, "fontSize": "1.0625rem", "lineHeight": 1.4},
