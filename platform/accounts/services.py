@@ -364,11 +364,21 @@ def _failures(key: str) -> tuple[int, float]:
     return int(count), float(last)
 
 
-def _login_throttle(partner: Partner, username: str, client_ip: str) -> None:
-    wait = max(
-        failure_wait(_failure_key(partner, "user", username), settings.LOGIN_FREE_FAILURES_PER_USERNAME),
-        failure_wait(_failure_key(partner, "address", client_ip), settings.LOGIN_FREE_FAILURES_PER_ADDRESS),
-    )
+def _login_throttle(partner: Partner, username: str, client_ip: str) -> int:
+    """Per username first: a username with its own failures waits before its password is even
+    looked at. The client address's wait is returned, not raised: an office or a mobile
+    carrier shares one address, so it only holds back attempts that fail or that come from a
+    username with failures of its own (see _address_throttle), never a right password of a
+    user who has not failed themselves (that one gets the e-mailed code instead of tokens)."""
+    wait = failure_wait(_failure_key(partner, "user", username), settings.LOGIN_FREE_FAILURES_PER_USERNAME)
+    if wait:
+        raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
+    return failure_wait(_failure_key(partner, "address", client_ip), settings.LOGIN_FREE_FAILURES_PER_ADDRESS)
+
+
+def _address_throttle(wait: int) -> None:
+    """A failed attempt from a throttled address answers with the wait, as before the check:
+    a client spraying many usernames from one address learns nothing more than 'wait'."""
     if wait:
         raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
 
@@ -410,9 +420,10 @@ def portal_login(
     where the partner always wants it gets an e-mailed code instead of tokens."""
     # One user and one throttle for every spelling: Anna, anna, the ſ/ı variants.
     username = canonical_name(username)
-    _login_throttle(partner, username, client_ip)
+    address_wait = _login_throttle(partner, username, client_ip)
     if not bot_check_ok:
         _login_failed(partner, username, client_ip)
+        _address_throttle(address_wait)
         raise AccountError(BOT_CHECK_FAILED, status=401)
     user = (
         User.objects.filter(Q(username_canonical=username) | Q(email_canonical=username), is_active=True)
@@ -422,6 +433,7 @@ def portal_login(
     valid = check_password(password, user.password if user else DUMMY_PASSWORD_HASH)
     if user is None or not valid or not user.has_usable_password() or _is_staff(user):
         _login_failed(partner, username, client_ip)
+        _address_throttle(address_wait)
         raise AccountError(BAD_CREDENTIALS, status=401)
     address_failures, _ = _failures(_failure_key(partner, "address", client_ip))
     cache.delete(_failure_key(partner, "user", username))
@@ -559,10 +571,11 @@ def account_password_allowed(*, partner: Partner, user: User, current_password: 
     if not user.has_usable_password():
         return True
     username = user.email.strip().lower()
-    _login_throttle(partner, username, client_ip)
+    address_wait = _login_throttle(partner, username, client_ip)
     if check_password(current_password, user.password):
         return True
     _login_failed(partner, username, client_ip)
+    _address_throttle(address_wait)
     return False
 
 

@@ -298,6 +298,26 @@ def test_a_reset_for_a_look_alike_address_mails_the_users_own_address(client: Cl
     assert mail.outbox[-1].to == ["kasimir@example.org"]
 
 
+def test_a_shared_address_full_of_failures_never_blocks_a_right_password(client: Client, db: None) -> None:
+    """An office or a mobile carrier: many people behind one address. Twenty colleagues (or a
+    sprayer) fail from 10.9.9.9; a colleague who has not failed still gets in with the right
+    password (through the e-mailed code, as after any failures from the address), while a
+    wrong password from that address is told to wait, whoever's it is."""
+    User.objects.create_user(username="kollegin", email="kollegin@example.org", password=PASSWORD)
+    with freeze_time():
+        for index in range(25):
+            login_from(client, "10.9.9.9", f"sprayed{index}@example.org", "Falsch-123!")
+        assert login_from(client, "10.9.9.9", "kollegin@example.org", "Falsch-123!").status_code == 429
+        right = login_from(client, "10.9.9.9", "kollegin@example.org")
+        assert right.status_code == 200, right.content
+        assert right.json()["recaptcha_extra_check"] is True  # the e-mailed code, not tokens
+        # (her right password cleared her own count) five failures of her own lock her out,
+        # from any address
+        for index in range(5):
+            login_from(client, f"10.9.8.{index}", "kollegin@example.org", "Falsch-123!")
+        assert login_from(client, "10.9.7.1", "kollegin@example.org").status_code == 429
+
+
 def test_failures_from_one_address_make_even_a_known_device_enter_the_code(
     client: Client, portal_user: User
 ) -> None:
