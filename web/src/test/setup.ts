@@ -17,4 +17,5 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   window.sessionStorage.clear();
+  window.localStorage.clear();
 });

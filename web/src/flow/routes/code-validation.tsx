@@ -11,7 +11,7 @@ import { PATHS } from "@/app/routes";
 import { useCodeVerify } from "@/flow/api/code-verify";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { isB2BPath, withQuery } from "@/shared/lib/navigation";
-import { storeGet, storeSet } from "@/shared/lib/session-store";
+import { rememberEmail, storeGet, storeSet } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";
 import { PageTitle } from "@/shared/ui/page-title";
 
@@ -40,6 +40,7 @@ export function CodeValidation() {
           storeSet("tokens", tokens);
           storeSet("authenticated", true);
           storeSet("email", email);
+          rememberEmail(email);
           navigate(withQuery(b2b ? PATHS.ImageUploadWrapperB2B : PATHS.ImageUploadWrapper, search));
         },
         onError: () => setInvalid(true),

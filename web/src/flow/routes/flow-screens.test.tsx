@@ -5,7 +5,7 @@ import { scanErrorMessage } from "@/flow/components/use-scan-upload";
 import { type Checklist, EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { browser } from "@/shared/lib/browser";
 import { ApiError } from "@/shared/lib/http";
-import { storeGet, storeSet } from "@/shared/lib/session-store";
+import { rememberedEmail, storeGet, storeSet } from "@/shared/lib/session-store";
 import { stubApi } from "@/test/api-stub";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
@@ -68,6 +68,18 @@ describe("LoginCA and LoginB2B", () => {
     await waitFor(() => expect(currentLocation()).toBe("/codevalidation?email=anna%40example.org&campaign=herbst"));
     expect(calls[0]!.body).toMatchObject({ email: "anna@example.org", partner: "example-standard" });
     expect(calls[0]!.headers.has("X-SUBDOMAIN")).toBe(false); // a plain call
+  });
+
+  it("fills in the address of this device's last login for a returning owner (a new tab, a new visit)", async () => {
+    storeSet("checklist", CHECKLIST);
+    stubApi({ "POST /api/auth/registration/otp/verify/": () => ({ body: TOKENS }) });
+    renderAt("/codevalidation?email=anna%40example.org");
+    fireEvent.change(screen.getByTestId("code-input"), { target: { value: "123456" } });
+    await waitFor(() => expect(rememberedEmail()).toBe("anna@example.org"));
+    window.sessionStorage.clear(); // the next visit: a new browser session
+    storeSet("checklist", CHECKLIST);
+    renderAt("/login");
+    expect(screen.getByTestId("login-email")).toHaveValue("anna@example.org");
   });
 
   it("sends the link with the checklist and campaign in verify_email_url and goes to Confirm", async () => {

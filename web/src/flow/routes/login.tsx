@@ -16,7 +16,7 @@ import { type Checklist, checklistAllowsLogin } from "@/flow/state/flow-state";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { ApiError } from "@/shared/lib/http";
 import { isB2BPath, queryWith, withQuery } from "@/shared/lib/navigation";
-import { storeGet, storeSet } from "@/shared/lib/session-store";
+import { rememberedEmail, storeGet, storeSet } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";
 import { PageTitle } from "@/shared/ui/page-title";
 
@@ -62,7 +62,8 @@ export function Login() {
     formState: { errors },
   } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
-    defaultValues: { email: query.get("email") ?? storeGet<string>("email") ?? "" },
+    // A returning owner: the address of this tab's login, else of this device's last login.
+    defaultValues: { email: query.get("email") ?? storeGet<string>("email") ?? rememberedEmail() ?? "" },
   });
 
   if (!b2b && !checklistAllowsLogin(checklist, termsOptions(partner).nextYearTermsExist)) {

@@ -10,7 +10,7 @@ import { emailVerify } from "@/flow/api/email-verify";
 import { type Checklist, EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { isB2BPath, queryWith } from "@/shared/lib/navigation";
-import { storeGet, storeSet } from "@/shared/lib/session-store";
+import { rememberEmail, storeGet, storeSet } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";
 
 // A key is single use: one verification per key, even when React runs the effect twice.
@@ -62,6 +62,8 @@ export function VerifyEmail() {
         if (!active) return;
         storeSet("tokens", tokens);
         storeSet("authenticated", true);
+        const address = storeGet<string>("email");
+        if (address) rememberEmail(address);
         const campaign = params.get("campaign");
         if (campaign) storeSet("campaign", campaign);
         const reference = params.get("user_reference");

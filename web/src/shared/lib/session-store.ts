@@ -27,6 +27,9 @@ export const STORE_KEYS = {
   billingDraft: "thg.billingDraft",
   clientId: "thg.clientId",
   checklistDraft: "thg.checklistDraft",
+  // In localStorage: the e-mail address of the last login on this device, so a returning
+  // owner finds it filled in on the next visit (rememberEmail / rememberedEmail).
+  lastEmail: "thg.lastEmail",
 } as const;
 
 export type StoreKey = keyof typeof STORE_KEYS;
@@ -74,6 +77,15 @@ export function storeSet(key: StoreKey, value: unknown, storage: Storage = windo
 export function registrationStateClear(storage: Storage = window.sessionStorage): void {
   REGISTRATION_KEYS.forEach((key) => storage.removeItem(STORE_KEYS[key]));
   notify();
+}
+
+/** After a login (code or link): the address is filled in on this device's next visit. */
+export function rememberEmail(address: string, storage: Storage = window.localStorage): void {
+  storeSet("lastEmail", address, storage);
+}
+
+export function rememberedEmail(storage: Storage = window.localStorage): string | null {
+  return storeGet<string>("lastEmail", storage);
 }
 
 /** Clearing the session resets tokens, checklist, e-mail, flags and all browser storage. */
