@@ -10,6 +10,7 @@ import FormHelperText from "@mui/material/FormHelperText";
 import FormLabel from "@mui/material/FormLabel";
 import InputAdornment from "@mui/material/InputAdornment";
 import MenuItem from "@mui/material/MenuItem";
+import Paper from "@mui/material/Paper";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
@@ -297,9 +298,19 @@ export function Billing() {
           </Box>
         </Summary>
       )}
-      <Backdrop open={portalWait} sx={{ color: "#fff", zIndex: (theme) => theme.zIndex.modal + 1, flexDirection: "column", gap: 2 }} data-testid="portal-wait">
-        <CircularProgress color="inherit" />
-        <Typography>{t("billing.portalWait")}</Typography>
+      {/* The wait is read on a solid panel in the partner's paper and text colours (the
+          theme's checked contrast), centred over a dimmed page, never as light text straight
+          over the form. */}
+      <Backdrop open={portalWait} sx={{ zIndex: (theme) => theme.zIndex.modal + 1, p: 2 }} data-testid="portal-wait">
+        <Paper
+          role="status"
+          aria-live="polite"
+          elevation={8}
+          sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2, p: 4, maxWidth: 420, textAlign: "center", bgcolor: "background.paper", color: "text.primary" }}
+        >
+          <CircularProgress color="primary" aria-hidden />
+          <Typography>{t("billing.portalWait")}</Typography>
+        </Paper>
       </Backdrop>
     </Layout>
   );

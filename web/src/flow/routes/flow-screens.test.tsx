@@ -399,7 +399,9 @@ describe("Billing", () => {
     fill({ ...PERSON, account_iban: "DE89370400440532013000" });
     fireEvent.click(screen.getByTestId("billing-review"));
     fireEvent.click(await screen.findByTestId("billing-submit"));
-    expect(await screen.findByText("Einen Moment bitte, Sie werden zu Ihrem Kundenportal weitergeleitet …")).toBeInTheDocument();
+    const message = await screen.findByText("Einen Moment bitte, Sie werden zu Ihrem Kundenportal weitergeleitet …");
+    // on its own solid panel, announced, not as light text straight over the form
+    expect(message.closest("[role=status]")).toHaveClass("MuiPaper-root");
     await waitFor(() => expect(assign).toHaveBeenCalledWith("/portal/registrations"), { timeout: 4000 });
   });
 });
