@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 import nh3
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 ASSET_URL = re.compile(
@@ -153,8 +153,12 @@ class FaqItem(Strict):
     answer: Annotated[Html, Field(max_length=5000)]
 
 
+LOGIN_INTRO_LINK = "Bitte geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link zur Bestätigung."
+LOGIN_INTRO_CODE = "Bitte geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Code zur Bestätigung."
+
+
 class LoginPage(Strict):
-    intro: Text = "Bitte geben Sie Ihre E-Mail-Adresse ein. Wir senden Ihnen einen Link zur Bestätigung."
+    intro: Text = LOGIN_INTRO_LINK
     contract_number: ShortText = ""
     invalid_login: ShortText = "Die Anmeldung ist fehlgeschlagen. Bitte versuchen Sie es erneut."
     display_partner_variable: bool = False
@@ -317,6 +321,20 @@ class PartnerConfig(Strict):
     qa_create_choices: QaCreateChoices = QaCreateChoices()
     partneradvertisement: PartnerAdvertisement = PartnerAdvertisement()
     wallbox: Wallbox = Wallbox()
+
+    @model_validator(mode="after")
+    def _login_intro_follows_the_flow(self) -> PartnerConfig:
+        # The default intro promises a link; a partner on the code login who did not write
+        # its own intro gets the same sentence with a code (stored so by config_normalise).
+        login = self.pages.login
+        if self.authentication_flow == "otp" and login.intro == LOGIN_INTRO_LINK and (
+            "intro" not in login.model_fields_set or "login" not in self.pages.model_fields_set
+        ):
+            # copies, never the shared default instances
+            self.pages = self.pages.model_copy(
+                update={"login": login.model_copy(update={"intro": LOGIN_INTRO_CODE})}
+            )
+        return self
 
 
 class ConfigErrors(ValueError):

@@ -141,3 +141,16 @@ def test_the_model_refuses_an_invalid_configuration_on_full_clean() -> None:
     partner.config["colors"] = {"text": "#000"}
     partner.full_clean()
     assert partner.config["impressum_details"] == "<b>ok</b>"
+
+
+def test_the_default_login_intro_follows_the_login_flow() -> None:
+    from tenants.config_schema import LOGIN_INTRO_CODE, LOGIN_INTRO_LINK, config_normalise
+
+    # the code login does not promise a link (the demo stadtwerk said 'Link' and sent a code)
+    stored = config_normalise({"authentication_flow": "otp"})
+    assert stored["pages"]["login"]["intro"] == LOGIN_INTRO_CODE
+    assert config_normalise(stored)["pages"]["login"]["intro"] == LOGIN_INTRO_CODE
+    assert config_normalise({})["pages"]["login"]["intro"] == LOGIN_INTRO_LINK
+    # a partner's own intro is kept, whatever the flow
+    own = {"authentication_flow": "otp", "pages": {"login": {"intro": "Ihre Kundennummer bitte."}}}
+    assert config_normalise(own)["pages"]["login"]["intro"] == "Ihre Kundennummer bitte."
