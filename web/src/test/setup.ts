@@ -1,9 +1,13 @@
 import "@testing-library/jest-dom/vitest";
 
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeAll } from "vitest";
 
 import { preloadAllScreens } from "@/app/lazy-screen";
+
+// findBy/waitFor wait up to 5 s (Testing Library's default is 1 s): the portal login solves a
+// real proof-of-work challenge, which takes longer than a second on a busy 2-core machine.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has no layout: scrolling is a no-op instead of a "not implemented" error.
 window.scrollTo = () => {};

@@ -78,13 +78,17 @@ export function Shell() {
               <MenuIcon />
             </IconButton>
           )}
-          {partner.theme.assets.logo && <img src={partner.theme.assets.logo} alt={`${partner.name} Logo`} style={{ height: 32, maxWidth: 160 }} />}
-          <Box sx={{ flex: 1 }} />
+          {partner.theme.assets.logo && (
+            <Box component="img" src={partner.theme.assets.logo} alt={`${partner.name} Logo`} sx={{ height: 32, maxWidth: { xs: 96, sm: 160 }, objectFit: "contain", flexShrink: 0 }} />
+          )}
+          <Box sx={{ flex: "1 1 0", minWidth: 0 }} />
           <LanguageSwitch />
-          <Typography sx={{ display: { xs: "none", sm: "block" } }} data-testid="welcome-name">
+          {/* On a phone too: the greeting takes what room is left and ends in an ellipsis
+              (its full text in the title) rather than disappearing; the initials give way. */}
+          <Typography noWrap title={name ? t("shell.welcome", { name }) : undefined} sx={{ minWidth: 0, flex: "0 1 auto" }} data-testid="welcome-name">
             {name && t("shell.welcome", { name })}
           </Typography>
-          <Avatar sx={{ bgcolor: "primary.main", width: 36, height: 36, fontSize: "0.9rem" }} aria-hidden>
+          <Avatar sx={{ bgcolor: "primary.main", width: 36, height: 36, fontSize: "0.9rem", display: { xs: "none", sm: "flex" } }} aria-hidden>
             {initials}
           </Avatar>
           <IconButton aria-label={t("shell.logout")} onClick={leave} data-testid="logout">
