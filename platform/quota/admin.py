@@ -16,6 +16,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, Stream
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django_tenants.utils import schema_context
 
@@ -39,6 +40,31 @@ class PartnerHostOnly:
         return request_partner(request) is not None and super().has_change_permission(request, obj)  # type: ignore[misc]
 
 
+def status_name(code: str) -> str:
+    """A status as the back office reads it: German (the catalogue's wording), English only when
+    the staff user's language is English (the active translation)."""
+    info = catalogue.CATALOGUE.get(code)
+    if info is None:
+        return code
+    return info.title("en" if (translation.get_language() or "de").startswith("en") else "de")
+
+
+def status_choices() -> list[tuple[str, str]]:
+    return [(code, status_name(code)) for code in QuotaStatus.values]
+
+
+class StatusFilter(admin.SimpleListFilter):
+    title = "Status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return status_choices()
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(status=value) if value in QuotaStatus.values else queryset
+
+
 def _staff(request: HttpRequest) -> User | None:
     return request.user if isinstance(request.user, User) else None
 
@@ -47,8 +73,12 @@ class StatusChangeInline(admin.TabularInline):
     model = StatusChange
     extra = 0
     can_delete = False
-    fields = ["created_at", "status", "actor", "reason"]
-    readonly_fields = ["created_at", "status", "actor", "reason"]
+    fields = ["created_at", "status_name", "actor", "reason"]
+    readonly_fields = ["created_at", "status_name", "actor", "reason"]
+
+    @admin.display(description="Status")
+    def status_name(self, obj: StatusChange) -> str:
+        return status_name(obj.status)
     ordering = ["created_at", "pk"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -72,7 +102,7 @@ class MoveForm(forms.ModelForm):
         moves = sorted(catalogue.allowed_moves(self.instance.status)) if self.instance.pk else []
         move_to = self.fields["move_to"]
         assert isinstance(move_to, forms.ChoiceField)
-        move_to.choices = [("", "—")] + [(code, QuotaStatus(code).label) for code in moves]
+        move_to.choices = [("", "—")] + [(code, status_name(code)) for code in moves]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -83,7 +113,7 @@ class MoveForm(forms.ModelForm):
 
 
 class BulkMoveForm(forms.Form):
-    status = forms.ChoiceField(choices=QuotaStatus.choices, label="Neuer Status")
+    status = forms.ChoiceField(choices=status_choices, label="Neuer Status")
     reason = forms.CharField(
         required=False, max_length=500, label="Begründung", widget=forms.Textarea(attrs={"rows": 2})
     )
@@ -96,7 +126,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
         "sequence", "legislation_year", "status_label", "owner_email", "client_name", "vehicle_class", "vin",
         "needs_review", "created_at",
     ]  # fmt: skip
-    list_filter = ["status", "legislation_year", "registration__source", "registration__needs_review"]
+    list_filter = [StatusFilter, "legislation_year", "registration__source", "registration__needs_review"]
     search_fields = [
         "=registration__sequence",
         "registration__owner__email",
@@ -145,7 +175,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
 
     @admin.display(description="Status", ordering="status")
     def status_label(self, obj: QuotaApplication) -> str:
-        return QuotaStatus(obj.status).label
+        return status_name(obj.status)
 
     @admin.display(description="E-Mail", ordering="registration__owner__email")
     def owner_email(self, obj: QuotaApplication) -> str:
@@ -238,7 +268,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
                     actor=_staff(request),
                     reason=reason,
                 )
-                self.message_user(request, f"{len(moved)} Anträge auf „{QuotaStatus(status).label}“ gesetzt.")
+                self.message_user(request, f"{len(moved)} Anträge auf „{status_name(status)}“ gesetzt.")
                 for application, why in refused:
                     self.message_user(
                         request, f"Nr. {application.registration.sequence}: {why}", messages.WARNING

@@ -70,7 +70,17 @@ def test_the_change_page_moves_with_a_reason_and_keeps_the_history(client: HttpC
     last = application.status_changes.last()
     assert last is not None and last.actor == staff
     history = client.get(url, HTTP_HOST=HOST).text
-    assert "Erfasst" in history or "Entered" in history
+    assert "Erfasst" in history and ">Entered<" not in history
+
+
+def test_the_back_office_reads_status_names_in_german(client: HttpClient, staff: User) -> None:
+    ApplicationFactory.create(status=QuotaStatus.PICKED_UP)
+    listing = client.get(CHANGELIST, HTTP_HOST=HOST).text
+    # list column and filter: the catalogue's German names, not the English choice labels
+    assert "In Prüfung" in listing and "Picked up" not in listing
+    assert "Registrierung eingegangen" in listing and "Rejected by partner" not in listing
+    filtered = client.get(CHANGELIST, {"status": QuotaStatus.PICKED_UP}, HTTP_HOST=HOST)
+    assert filtered.status_code == 200 and "In Prüfung" in filtered.text
 
 
 def _inline() -> dict[str, str]:
