@@ -46,6 +46,14 @@ describe("TermsView", () => {
     expect(storeGet<Checklist>("checklist")).toMatchObject({ currentYear: true, terms: true, privacy: true });
   });
 
+  it("in the portal's new registration (eup=1) needs no year and registers the current one", async () => {
+    renderAt("/terms?eup=1", partnerConfig("standard", (c) => (c.end_user_portal_enable = true)));
+    fireEvent.click(screen.getByTestId("check-terms"));
+    fireEvent.click(screen.getByTestId("terms-submit"));
+    await waitFor(() => expect(currentLocation()).toBe("/login?eup=1"));
+    expect(storeGet<Checklist>("checklist")).toMatchObject({ currentYear: true, terms: true, privacy: true });
+  });
+
   it("disables Weiter while a no-allowed-years message is configured", () => {
     renderAt("/terms", partnerConfig("standard", (c) => (c.qa_create_choices.no_allowed_registration_years_message = "Derzeit keine Registrierung möglich.")));
     expect(screen.getByTestId("no-years-message")).toHaveTextContent("Derzeit keine Registrierung möglich.");
@@ -68,6 +76,12 @@ describe("LoginCA and LoginB2B", () => {
     await waitFor(() => expect(currentLocation()).toBe("/codevalidation?email=anna%40example.org&campaign=herbst"));
     expect(calls[0]!.body).toMatchObject({ email: "anna@example.org", partner: "example-standard" });
     expect(calls[0]!.headers.has("X-SUBDOMAIN")).toBe(false); // a plain call
+  });
+
+  it("sends an owner who is logged in already (a second vehicle) straight to the upload", () => {
+    loggedIn();
+    renderAt("/login?campaign=x");
+    expect(currentLocation()).toBe("/upload?campaign=x");
   });
 
   it("fills in the address of this device's last login for a returning owner (a new tab, a new visit)", async () => {

@@ -12,7 +12,7 @@ import { usePartner, useTexts } from "@/app/partner-context";
 import { PATHS } from "@/app/routes";
 import { useLoginSend } from "@/flow/api/login-send";
 import { loginSchema, type LoginValues } from "@/flow/forms/login-schema";
-import { type Checklist, checklistAllowsLogin } from "@/flow/state/flow-state";
+import { type Checklist, checklistAllowsLogin, isAuthenticated } from "@/flow/state/flow-state";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { ApiError } from "@/shared/lib/http";
 import { isB2BPath, queryWith, withQuery } from "@/shared/lib/navigation";
@@ -68,6 +68,11 @@ export function Login() {
 
   if (!b2b && !checklistAllowsLogin(checklist, termsOptions(partner).nextYearTermsExist)) {
     return <Navigate to={withQuery(PATHS.TermsView, search)} replace />;
+  }
+  // A returning owner who is logged in already (a second vehicle after Finish, or "Neue
+  // Registrierung" in the portal) needs no second login: terms, upload, billing, done.
+  if (isAuthenticated()) {
+    return <Navigate to={withQuery(b2b ? PATHS.ImageUploadWrapperB2B : PATHS.ImageUploadWrapper, search)} replace />;
   }
 
   const submit = handleSubmit(async ({ email }) => {

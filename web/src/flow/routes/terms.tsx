@@ -61,8 +61,16 @@ export function TermsView() {
     return unsubscribe;
   }, [watch]);
 
-  const submit = handleSubmit((checklist) => {
-    storeSet("checklist", { ...checklist, privacy: true } satisfies Checklist);
+  const submit = handleSubmit((values) => {
+    const checklist: Checklist = { ...values, privacy: true };
+    // The portal's "Neue Registrierung" (EUP mode) needs no year ticked: the vehicle is then
+    // registered for the default period, the current year where offered, else the next one
+    // (an upload without any year is refused by the server).
+    if (eupMode && !checklist.currentYear && !checklist.nextYear) {
+      if (options.currentYearOffered) checklist.currentYear = true;
+      else if (options.nextYearOffered && (!options.nextYearTermsExist || checklist.nextYearTerms)) checklist.nextYear = true;
+    }
+    storeSet("checklist", checklist);
     navigate(PATHS.LoginCA);
   });
   const yearsError = (errors as Record<string, { message?: string }>).years?.message;
