@@ -209,7 +209,8 @@ export function Billing() {
             <Text control={control} name="last_name" label={t("billing.lastName")} placeholder={partner.pages.payment.placeholder_last_name} autoComplete="family-name" />
           </Section>
           <Section title={t("billing.address")}>
-            <Box sx={{ display: "grid", gridTemplateColumns: "2fr 1fr", gap: 2 }}>
+            {/* The number's column keeps room for its label 'Hausnummer' on a 390 px phone. */}
+            <Box sx={{ display: "grid", gridTemplateColumns: { xs: "minmax(0, 1fr) 9rem", sm: "2fr minmax(9rem, 1fr)" }, gap: 2 }}>
               <Text control={control} name="street_name" label={t("billing.street")} autoComplete="address-line1" />
               <Text control={control} name="street_number" label={t("billing.streetNumber")} />
             </Box>

@@ -214,7 +214,12 @@ describe("the upload", () => {
     loggedIn();
     stubApi({ "GET /api/system_constraints/": () => ({ body: { bev_registration: { zlb_scan_constraints: { min_size: 500, max_pixels: 40000000 } } } }) });
     renderAt("/upload");
-    for (let step = 0; step < 3; step++) fireEvent.click(screen.getByTestId("tutorial-next"));
+    const pictures = [screen.getByTestId("tutorial-image").getAttribute("src")];
+    for (let step = 0; step < 3; step++) {
+      fireEvent.click(screen.getByTestId("tutorial-next"));
+      pictures.push(screen.getByTestId("tutorial-image").getAttribute("src"));
+    }
+    expect(new Set(pictures).size).toBe(4); // a picture of its own for each step
     expect(screen.queryByTestId("tutorial-next")).not.toBeInTheDocument();
     expect(screen.getByTestId("tutorial-scan")).toHaveTextContent("Scan starten");
     expect(screen.getByTestId("scan-input")).toHaveAttribute("capture", "environment");

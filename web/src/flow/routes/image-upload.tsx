@@ -12,6 +12,10 @@ import { PATHS } from "@/app/routes";
 import introImage from "@/flow/assets/scan-intro.svg";
 import introMp4 from "@/flow/assets/scan-intro.mp4";
 import introWebm from "@/flow/assets/scan-intro.webm";
+import tutorialSurface from "@/flow/assets/tutorial-1-surface.svg";
+import tutorialLight from "@/flow/assets/tutorial-2-light.svg";
+import tutorialCorners from "@/flow/assets/tutorial-3-corners.svg";
+import tutorialCheck from "@/flow/assets/tutorial-4-check.svg";
 import { useSystemConstraints } from "@/flow/api/system-constraints";
 import { useScanUpload } from "@/flow/components/use-scan-upload";
 import { isDesktop } from "@/shared/lib/device";
@@ -25,6 +29,9 @@ export const ACCEPTED_FILES = "image/*,application/pdf";
 export const TUTORIAL_STEPS = 4;
 export const VIDEO_AFTER_MS = 2000;
 export const AFTER_PHOTO_DELAY_MS = 1000;
+/** One picture per tutorial step: unfolded on a dark surface, good light without shadows,
+ * all four corners in the frame, every field readable. */
+const TUTORIAL_IMAGES = [tutorialSurface, tutorialLight, tutorialCorners, tutorialCheck] as const;
 
 /** ImageUploadWrapper: the tutorial on a phone, the upload view on a desktop. */
 export function ImageUploadWrapper() {
@@ -109,7 +116,7 @@ function Tutorial({ scan }: { scan: Scan }) {
   return (
     <Box>
       <PageTitle>{t("tutorial.title")}</PageTitle>
-      <Box component="img" src={introImage} alt="" sx={{ display: "block", width: "100%", maxWidth: 320, mx: "auto", mb: 2 }} />
+      <Box component="img" src={TUTORIAL_IMAGES[step]} alt="" sx={{ display: "block", width: "100%", maxWidth: 320, aspectRatio: "8 / 5", mx: "auto", mb: 2 }} data-testid="tutorial-image" />
       <Typography sx={{ minHeight: "4.5em", textAlign: theme.tokens.itemAlignment }} data-testid="tutorial-text" aria-live="polite">
         {t(`tutorial.step${step + 1}`)}
       </Typography>
@@ -136,6 +143,10 @@ function Tutorial({ scan }: { scan: Scan }) {
     </Box>
   );
 }
+
+/** Picture and video sit as the phone's tutorial picture does: a centred block, the button of
+ * the same width below (no inline baseline gap, whatever the partner's text alignment). */
+const MEDIA = { display: "block", width: "100%", maxWidth: 320, aspectRatio: "8 / 5", mx: "auto" } as const;
 
 /** The desktop upload view: the intro image turns into a video after 2 s; image or PDF. */
 function UploadView({ scan }: { scan: Scan }) {
@@ -176,14 +187,14 @@ function UploadView({ scan }: { scan: Scan }) {
         data-testid="upload-dropzone"
       >
         {video ? (
-          <Box component="video" autoPlay muted loop playsInline aria-hidden sx={{ width: "100%", maxWidth: 320 }} data-testid="upload-video">
+          <Box component="video" autoPlay muted loop playsInline aria-hidden sx={MEDIA} data-testid="upload-video">
             <source src={introWebm} type="video/webm" />
             <source src={introMp4} type="video/mp4" />
           </Box>
         ) : (
-          <Box component="img" src={introImage} alt="" sx={{ width: "100%", maxWidth: 320 }} data-testid="upload-image" />
+          <Box component="img" src={introImage} alt="" sx={MEDIA} data-testid="upload-image" />
         )}
-        <Button variant="contained" size="large" sx={{ mt: 2 }} disabled={scan.progress !== null} onClick={() => input.current?.click()} data-testid="upload-choose">
+        <Button variant="contained" size="large" fullWidth sx={{ mt: 2, maxWidth: 320, mx: "auto", display: "flex" }} disabled={scan.progress !== null} onClick={() => input.current?.click()} data-testid="upload-choose">
           {t("upload.choose")}
         </Button>
         <input ref={input} type="file" accept={ACCEPTED_FILES} hidden onChange={choose} data-testid="upload-input" />
