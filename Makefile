@@ -60,19 +60,22 @@ system-deps:
 		fi; \
 	fi
 
+# Exactly the locked versions, each checked against its hashes (requirements-dev.lock, made by
+# uv from pyproject.toml: see its header), then the project itself without resolving anything.
 python-deps: $(VENV)/.installed
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements-dev.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q ".[dev]"
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements-dev.lock
+	$(PY) -m pip install -q --no-deps .
 	rm -rf build *.egg-info
 	touch $@
 
 node-deps: node_modules/.installed
+# npm ci: exactly the lock file, or an error. The lock must list rollup's native builds for every
+# platform; package.json pins rollup (overrides) to the newest release the registry mirror has
+# them all for (README, Dependencies).
 node_modules/.installed: package.json package-lock.json
-	@# npm ci refuses this lock file: the registry mirror has no builds of rollup for other
-	@# platforms, so their entries are missing. npm install keeps to the lock file otherwise.
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 migrate: python-deps
