@@ -37,7 +37,7 @@ serve:
 		--graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
-test: install build-web build-storybook lint typecheck test-web test-py
+test: install build-web build-storybook lint audit typecheck test-web test-py
 
 install: system-deps python-deps node-deps tools
 
@@ -116,6 +116,12 @@ PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/shared/lib/tokens.
 lint-web: node-deps
 	node_modules/.bin/eslint --max-warnings 0 --cache --cache-location var/cache/eslint/ web storybook
 	node_modules/.bin/prettier --check --log-level warn --no-error-on-unmatched-pattern $(PRETTIER_CHECKED)
+
+# Known vulnerabilities in requirements.lock (pip-audit) and the production npm packages (npm
+# audit --omit=dev, high and critical): fails on a finding, skips with a message when the
+# vulnerability service cannot be asked (a registry mirror without it); AUDIT_REQUIRED=1 fails then.
+audit: python-deps node-deps
+	$(PY) deploy/tools/audit.py
 
 typecheck: python-deps node-deps
 	$(VENV)/bin/mypy
