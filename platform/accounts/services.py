@@ -52,6 +52,7 @@ from accounts.tokens import (
     refresh_token_validate,
     tokens_issue,
 )
+from config.metrics import LOGINS
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
@@ -370,10 +371,12 @@ def _login_throttle(partner: Partner, username: str, client_ip: str) -> None:
         failure_wait(_failure_key(partner, "address", client_ip), settings.LOGIN_FREE_FAILURES_PER_ADDRESS),
     )
     if wait:
+        LOGINS.labels(kind="portal", result="throttled").inc()
         raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
 
 
 def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
+    LOGINS.labels(kind="portal", result="failed").inc()
     failure_record(_failure_key(partner, "user", username), _failure_key(partner, "address", client_ip))
 
 
@@ -425,6 +428,7 @@ def portal_login(
         raise AccountError(BAD_CREDENTIALS, status=401)
     address_failures, _ = _failures(_failure_key(partner, "address", client_ip))
     cache.delete(_failure_key(partner, "user", username))
+    LOGINS.labels(kind="portal", result="success").inc()
     config = PartnerConfig.model_validate(partner.config)
     extra_check = (
         config.portal_login_extra_check
