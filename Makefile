@@ -14,6 +14,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook
+.PHONY: lint-web audit
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -36,7 +37,7 @@ serve:
 		--graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
-test: install build-web build-storybook lint typecheck test-web test-py
+test: install build-web build-storybook lint audit typecheck test-web test-py
 
 install: system-deps python-deps node-deps tools
 
@@ -60,19 +61,22 @@ system-deps:
 		fi; \
 	fi
 
+# Exactly the locked versions, each checked against its hashes (requirements-dev.lock, made by
+# uv from pyproject.toml: see its header), then the project itself without resolving anything.
 python-deps: $(VENV)/.installed
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements-dev.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q ".[dev]"
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements-dev.lock
+	$(PY) -m pip install -q --no-deps .
 	rm -rf build *.egg-info
 	touch $@
 
 node-deps: node_modules/.installed
+# npm ci: exactly the lock file, or an error. The lock must list rollup's native builds for every
+# platform; package.json pins rollup (overrides) to the newest release the registry mirror has
+# them all for (README, Dependencies).
 node_modules/.installed: package.json package-lock.json
-	@# npm ci refuses this lock file: the registry mirror has no builds of rollup for other
-	@# platforms, so their entries are missing. npm install keeps to the lock file otherwise.
-	npm install --no-audit --no-fund --loglevel=error
+	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 migrate: python-deps
@@ -101,9 +105,23 @@ storybook-static/index.html: node_modules/.installed $(WEB_SOURCES) $(STORYBOOK_
 collectstatic: python-deps
 	$(MANAGE) collectstatic --noinput -v 0
 
-lint: python-deps
+lint: python-deps lint-web
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# ESLint (eslint.config.js: typescript-eslint, the rules of hooks, jsx-a11y, and the feature
+# folders' boundaries). Prettier (.prettierrc.json) checks the files listed here: the code
+# before it was formatted by hand, so a folder joins the list when it is formatted whole.
+PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/shared/lib/tokens.ts web/src/partner
+lint-web: node-deps
+	node_modules/.bin/eslint --max-warnings 0 --cache --cache-location var/cache/eslint/ web storybook
+	node_modules/.bin/prettier --check --log-level warn --no-error-on-unmatched-pattern $(PRETTIER_CHECKED)
+
+# Known vulnerabilities in requirements.lock (pip-audit) and the production npm packages (npm
+# audit --omit=dev, high and critical): fails on a finding, skips with a message when the
+# vulnerability service cannot be asked (a registry mirror without it); AUDIT_REQUIRED=1 fails then.
+audit: python-deps node-deps
+	$(PY) deploy/tools/audit.py
 
 typecheck: python-deps node-deps
 	$(VENV)/bin/mypy

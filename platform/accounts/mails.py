@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from accounts.models import LoginCode, LoginLink
+from config.metrics import MAILS
 from tenants.models import Partner
 from themes.compiler import theme_compile
 
@@ -47,7 +48,12 @@ def mail_send(*, schema_name: str, to: str, template: str, subject: str, context
         headers={"X-Partner": partner.subdomain},
     )
     message.attach_alternative(html, "text/html")
-    message.send()
+    try:
+        message.send()
+    except Exception:
+        MAILS.labels(template=template, result="failed").inc()
+        raise
+    MAILS.labels(template=template, result="sent").inc()
 
 
 def _fernet() -> MultiFernet:

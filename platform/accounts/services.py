@@ -52,6 +52,7 @@ from accounts.tokens import (
     refresh_token_validate,
     tokens_issue,
 )
+from config.metrics import LOGINS
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
@@ -380,10 +381,12 @@ def _address_throttle(wait: int) -> None:
     """A failed attempt from a throttled address answers with the wait, as before the check:
     a client spraying many usernames from one address learns nothing more than 'wait'."""
     if wait:
+        LOGINS.labels(kind="portal", result="throttled").inc()
         raise AccountError(LOGIN_THROTTLED, status=429, retry_after=wait)
 
 
 def _login_failed(partner: Partner, username: str, client_ip: str) -> None:
+    LOGINS.labels(kind="portal", result="failed").inc()
     failure_record(_failure_key(partner, "user", username), _failure_key(partner, "address", client_ip))
 
 
@@ -437,6 +440,7 @@ def portal_login(
         raise AccountError(BAD_CREDENTIALS, status=401)
     address_failures, _ = _failures(_failure_key(partner, "address", client_ip))
     cache.delete(_failure_key(partner, "user", username))
+    LOGINS.labels(kind="portal", result="success").inc()
     config = PartnerConfig.model_validate(partner.config)
     extra_check = (
         config.portal_login_extra_check

@@ -93,6 +93,7 @@ def exposition() -> bytes:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(QUEUE_LENGTH)  # type: ignore[arg-type]
         return generate_latest(registry)
     return generate_latest(DEFAULT_REGISTRY)
 
@@ -123,3 +124,57 @@ class MetricsMiddleware:
         ).inc()
         LATENCY.labels(method=method, route=route).observe(time.perf_counter() - started)
         return response
+
+
+# --- Background tasks, mails, logins ----------------------------------------------------------
+# Counted where they happen: tasks by huey's signals (config.task_metrics) in the worker, mails
+# by accounts.mails.mail_send, logins and throttles by the login services. Labels are fixed
+# names (task, mail template, login kind, result), never an address or a user.
+
+TASKS = Counter(
+    "thg_tasks",
+    "Background task runs by task and result (complete, error, retried, interrupted, expired, ...).",
+    ["task", "result"],
+)
+TASK_DURATION = Histogram(
+    "thg_task_duration_seconds",
+    "Time a background task ran, by task (complete and failed runs).",
+    ["task"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300),
+)
+MAILS = Counter(
+    "thg_mails",
+    "E-mails handed to the mail server, by template and result (sent, failed).",
+    ["template", "result"],
+)
+LOGINS = Counter(
+    "thg_logins",
+    "Password logins by kind (portal, admin) and result (success, failed, throttled).",
+    ["kind", "result"],
+)
+
+
+class QueueLengthCollector:
+    """thg_task_queue_length{state}: read from the queue (Redis) at scrape time, so every web pod
+    reports the same number. Nothing when the queue cannot be read: thg_dependency_up says why."""
+
+    def collect(self):  # type: ignore[no-untyped-def]
+        from huey.contrib.djhuey import HUEY
+        from prometheus_client.core import GaugeMetricFamily
+
+        try:
+            pending, scheduled = HUEY.pending_count(), HUEY.scheduled_count()
+        except Exception:  # noqa: BLE001 (a scrape must not fail with the queue)
+            return
+        family = GaugeMetricFamily(
+            "thg_task_queue_length",
+            "Tasks waiting in the queue (pending) or for their time (scheduled).",
+            labels=["state"],
+        )
+        family.add_metric(["pending"], pending)
+        family.add_metric(["scheduled"], scheduled)
+        yield family
+
+
+QUEUE_LENGTH = QueueLengthCollector()
+DEFAULT_REGISTRY.register(QUEUE_LENGTH)  # type: ignore[arg-type]

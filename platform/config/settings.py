@@ -470,6 +470,10 @@ HUEY = {
         "max_tasks": env_int("HUEY_MAX_TASKS", 0) or None,
         # A recycled worker process is replaced at the consumer's next health check.
         "health_check_interval": 2,
+        # SIGTERM (a pod stopping) lets running tasks finish, up to this many seconds, and
+        # takes no new one; huey's default would interrupt them (a mail lost mid-send).
+        "graceful_signal": "TERM",
+        "shutdown_timeout": env_int("HUEY_SHUTDOWN_TIMEOUT", 25),
     },
 }
 if REDIS_URL:

@@ -11,6 +11,8 @@ from typing import Any, ParamSpec, TypeVar
 from django_tenants.utils import schema_context
 from huey.contrib.djhuey import db_task
 
+import config.task_metrics  # noqa: F401 (connects the task metrics to huey's signals)
+
 logger = logging.getLogger(__name__)
 
 P = ParamSpec("P")

@@ -23,6 +23,7 @@ from qrcode.image.svg import SvgPathFillImage
 
 from accounts.models import User, canonical_name
 from accounts.throttle import failure_key, failure_record, failure_wait
+from config.metrics import LOGINS
 
 BACKUP_CODE_COUNT = 10
 TOTP_DEVICE_NAME = "Authenticator-App"
@@ -45,17 +46,22 @@ def _failure_key(kind: str, value: str) -> str:
 def admin_login_wait(*, username: str, client_ip: str) -> int:
     """Seconds this login attempt has to wait (0: it may go ahead)."""
     free = settings.ADMIN_LOGIN_FREE_FAILURES
-    return max(
+    wait = max(
         failure_wait(_failure_key("user", username_key(username)), free),
         failure_wait(_failure_key("address", client_ip), free),
     )
+    if wait:
+        LOGINS.labels(kind="admin", result="throttled").inc()
+    return wait
 
 
 def admin_login_failed(*, username: str, client_ip: str) -> None:
+    LOGINS.labels(kind="admin", result="failed").inc()
     failure_record(_failure_key("user", username_key(username)), _failure_key("address", client_ip))
 
 
 def admin_login_succeeded(*, username: str) -> None:
+    LOGINS.labels(kind="admin", result="success").inc()
     # The address keeps its count: one right password must not reset a spraying client.
     cache.delete(_failure_key("user", username_key(username)))
 

@@ -4,6 +4,7 @@ connection recycling, and every setting of config/settings.py provided."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -103,7 +104,7 @@ def test_web_worker_and_migrate_run_the_one_image_non_root_with_resources() -> N
     commands = {name: pod["containers"][0]["command"] for name, pod in pods.items()}
     assert commands == {
         "web": ["gunicorn", "-c", "deploy/gunicorn.conf.py"],
-        "worker": ["python", "manage.py", "run_huey"],
+        "worker": ["python", "manage.py", "run_worker"],
         "migrate": ["python", "manage.py", "migrate_all"],
     }
     assert len({pod["containers"][0]["image"] for pod in pods.values()}) == 1
@@ -166,7 +167,13 @@ def test_secrets_only_by_reference_and_every_setting_provided() -> None:
         provided = set(env) | (set(configmap["data"]) if container.get("envFrom") else set())
         missing = settings_variables() - provided - NOT_FOR_PODS - provided_by_image
         # Only the worker's and web's own knobs may be absent from the other containers.
-        missing -= {"HUEY_WORKERS", "HUEY_WORKER_TYPE", "HUEY_MAX_TASKS", "MIGRATE_PROCESSES"}
+        missing -= {
+            "HUEY_WORKERS",
+            "HUEY_WORKER_TYPE",
+            "HUEY_MAX_TASKS",
+            "HUEY_SHUTDOWN_TIMEOUT",
+            "MIGRATE_PROCESSES",
+        }
         assert not missing, (name, missing)
 
 
@@ -251,7 +258,9 @@ def test_compose_runs_the_production_shape_with_health_checks() -> None:
     for name in ("postgres", "redis", "minio", "web", "worker"):
         assert services[name]["healthcheck"]["test"], name
     assert services["web"]["command"][0] == "gunicorn"
-    assert services["worker"]["command"][-1] == "run_huey"
+    assert services["worker"]["command"][-1] == "run_worker"
+    assert services["worker"]["environment"]["WORKER_HEALTH_PORT"] == "9100"
+    assert "9100/healthz" in " ".join(services["worker"]["healthcheck"]["test"])
     assert services["migrate"]["command"][-1] == "migrate_all" and services["migrate"]["restart"] == "no"
     assert services["migrate"]["depends_on"] == {
         "postgres": {"condition": "service_healthy"},
@@ -272,7 +281,9 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
     stages = re.findall(r"^FROM (\S+) AS (\S+)", dockerfile, re.MULTILINE)
 
     assert [stage for _, stage in stages] == ["web", "python-deps", "runtime"]
-    assert "npm run build:web" in dockerfile and "build-storybook" in dockerfile
+    assert "npm ci " in dockerfile and "npm run build:web" in dockerfile
+    # Storybook is built by make test and hosted apart from the partner sites, not shipped
+    assert "storybook" not in re.sub(r"(?m)^#.*$", "", dockerfile)
     assert re.search(r"apt-get install[^\n]*tesseract-ocr tesseract-ocr-deu", dockerfile)
     user = re.findall(r"^USER (\S+)", dockerfile, re.MULTILINE)
     assert user and not user[-1].startswith(("root", "0"))
@@ -309,3 +320,58 @@ def test_web_pods_are_scraped_with_metrics_summed_over_workers() -> None:
     assert annotations["prometheus.io/scrape"] == "true"
     assert annotations["prometheus.io/path"] == "/metrics"
     assert env_of(container)["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")
+
+
+def test_the_worker_is_probed_scraped_and_stops_gracefully() -> None:
+    docs = render()
+    worker = next(
+        doc
+        for doc in docs
+        if doc["kind"] == "Deployment"
+        and doc["metadata"]["labels"]["app.kubernetes.io/component"] == "worker"
+    )
+    pod = worker["spec"]["template"]
+    container = pod["spec"]["containers"][0]
+    env = env_of(container)
+    port = int(env["WORKER_HEALTH_PORT"]["value"])
+
+    # liveness: run_worker's /healthz on its named port
+    assert container["ports"] == [{"name": "health", "containerPort": port}]
+    assert container["livenessProbe"]["httpGet"] == {"path": "/healthz", "port": "health"}
+    # scraped on the same port; process workers' values summed through the multiprocess folder
+    annotations = pod["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/port"] == str(port)
+    assert annotations["prometheus.io/path"] == "/metrics"
+    assert env["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")
+    # a running task gets its shutdown timeout before Kubernetes kills the pod
+    assert int(env["HUEY_SHUTDOWN_TIMEOUT"]["value"]) < pod["spec"]["terminationGracePeriodSeconds"]
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_the_code_exports() -> None:
+    from config import metrics
+
+    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    exported = {
+        "thg_task_queue_length",
+        *(
+            collector._name  # type: ignore[attr-defined]
+            for collector in vars(metrics).values()
+            if hasattr(collector, "_name") and hasattr(collector, "_type")
+        ),
+    }
+    asked = {
+        re.sub(r"_(total|bucket|sum|count)$", "", name)
+        for panel in dashboard["panels"]
+        for target in panel["targets"]
+        for name in re.findall(r"\bthg_[a-z_]+", target["expr"])
+    }
+
+    assert asked and asked <= exported, asked - exported
+    assert {
+        "thg_tasks",
+        "thg_task_duration_seconds",
+        "thg_mails",
+        "thg_logins",
+        "thg_task_queue_length",
+    } <= asked

@@ -1,9 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { z } from "zod";
-
 import { api } from "@/shared/lib/http";
-
-export const tokensSchema = z.object({ access: z.string().min(1), refresh: z.string().min(1) });
+import { tokensSchema } from "@/shared/lib/tokens";
 
 /** Verify code (plain): the six digits from the mail give the tokens. */
 export async function codeVerify(payload: { otp_code: string; email: string }) {

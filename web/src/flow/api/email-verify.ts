@@ -1,6 +1,5 @@
 import { api } from "@/shared/lib/http";
-
-import { tokensSchema } from "./code-verify";
+import { tokensSchema } from "@/shared/lib/tokens";
 
 /** Verify e-mail link (plain): the link's key gives the tokens. */
 export async function emailVerify(key: string) {

@@ -67,6 +67,7 @@ export function CodeValidation() {
             if (digits.length === CODE_LENGTH) submit(digits);
           }}
           label={t("codeValidation.label")}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the code field is the screen's one task; the mail's code is typed right away
           autoFocus
           fullWidth
           autoComplete="one-time-code"

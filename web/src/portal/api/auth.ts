@@ -2,7 +2,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { z } from "zod";
 
-import { tokensSchema } from "@/flow/api/code-verify";
+import { tokensSchema } from "@/shared/lib/tokens";
 
 import { solveBotCheck } from "../lib/bot-check";
 import { portalApi } from "../lib/portal-api";

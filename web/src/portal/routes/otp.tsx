@@ -64,6 +64,7 @@ export function RecaptchaOtpFlow() {
         <TextField
           label={t("otp.label")}
           value={code}
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the code field is the screen's one task; the mail's code is typed right away
           autoFocus
           autoComplete="one-time-code"
           error={invalid}
