@@ -13,13 +13,13 @@ export type ScanUploadInput = {
 };
 
 /** Scan upload (multipart): the answer is a list; its first item is the registration. */
-export async function scanUpload(input: ScanUploadInput, onProgress: (fraction: number) => void) {
+export async function scanUpload(input: ScanUploadInput, onProgress: (fraction: number) => void, signal?: AbortSignal) {
   const form = new FormData();
   form.append("partner", input.partner);
   form.append("zlb_scan", input.file);
   if (input.b2b) form.append("source", "b2b_fe");
   else form.append("registration_years", input.registrationYears.join(","));
   if (input.skipClassifier) form.append("skip_classifier", "True");
-  const [registration] = registrationSchema.parse(await apiUpload("bev_registrations/", form, onProgress));
+  const [registration] = registrationSchema.parse(await apiUpload("bev_registrations/", form, onProgress, signal));
   return registration!;
 }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 
 import { usePartner, useTexts } from "@/app/partner-context";
@@ -53,6 +53,7 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
   const b2b = isB2BPath(pathname);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const running = useRef<AbortController | null>(null);
   const failures = storeGet<number>("uploadFailures") ?? 0;
 
   const upload = async (file: File) => {
@@ -62,6 +63,8 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
       return;
     }
     setProgress(0);
+    const controller = new AbortController();
+    running.current = controller;
     try {
       const registration = await scanUpload(
         {
@@ -72,6 +75,7 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
           skipClassifier: (storeGet<number>("uploadFailures") ?? 0) >= FAILURES_BEFORE_SKIP,
         },
         setProgress,
+        controller.signal,
       );
       storeSet("bevRegistrationId", registration.id);
       storeSet("quoteId", registration.sequence);
@@ -82,12 +86,20 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
       navigate(withQuery(b2b ? PATHS.ValidationB2B : `/validation/${registration.id}`, search));
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 401) return;
+      if (failure instanceof ApiError && failure.cancelled) {
+        // Not a failed attempt: it does not count towards skipping the document check.
+        setError(t("upload.cancelled"));
+        return;
+      }
       storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
       setError(scanErrorMessage(t, failure, constraints));
     } finally {
+      running.current = null;
       setProgress(null);
     }
   };
+  const cancel = () => running.current?.abort();
 
-  return { upload, progress, error, willSkipClassifier: failures >= FAILURES_BEFORE_SKIP };
+  // progress 1: every byte is sent and the server is reading the document
+  return { upload, cancel, progress, checking: progress !== null && progress >= 1, error, willSkipClassifier: failures >= FAILURES_BEFORE_SKIP };
 }

@@ -210,6 +210,41 @@ describe("the upload", () => {
     );
   });
 
+  it("says 'Dokument wird geprüft' once every byte is sent, and cancels without counting a failure", async () => {
+    loggedIn();
+    setDesktop(true);
+    stubApi({ "GET /api/system_constraints/": () => ({ body: { bev_registration: { zlb_scan_constraints: { min_size: 500, max_pixels: 40000000 } } } }) });
+    const sent: FakeUpload[] = [];
+    class FakeUpload {
+      upload: { onprogress: ((event: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+      onabort: (() => void) | null = null;
+      onload: (() => void) | null = null;
+      onerror: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      send() {
+        sent.push(this);
+      }
+      abort() {
+        this.onabort?.();
+      }
+    }
+    vi.stubGlobal("XMLHttpRequest", FakeUpload);
+    renderAt("/upload");
+    const file = new File([new Uint8Array(2048)], "zlb.jpg", { type: "image/jpeg" });
+    fireEvent.change(screen.getByTestId("upload-input"), { target: { files: [file] } });
+    await waitFor(() => expect(sent).toHaveLength(1));
+    act(() => sent[0]!.upload.onprogress?.({ lengthComputable: true, loaded: 1024, total: 2048 }));
+    expect(screen.getByTestId("upload-state")).toHaveTextContent("Wird hochgeladen … 50 %");
+    act(() => sent[0]!.upload.onprogress?.({ lengthComputable: true, loaded: 2048, total: 2048 }));
+    expect(screen.getByTestId("upload-state")).toHaveTextContent("Dokument wird geprüft …");
+    fireEvent.click(screen.getByTestId("upload-cancel"));
+    expect(await screen.findByTestId("scan-error")).toHaveTextContent("Der Upload wurde abgebrochen.");
+    expect(screen.queryByTestId("upload-progress")).toBeNull();
+    expect(storeGet("uploadFailures") ?? 0).toBe(0);
+    expect(screen.getByTestId("upload-choose")).toBeEnabled();
+  });
+
   it("shows the tutorial on a phone: four steps, then 'Scan starten' with the camera", () => {
     loggedIn();
     stubApi({ "GET /api/system_constraints/": () => ({ body: { bev_registration: { zlb_scan_constraints: { min_size: 500, max_pixels: 40000000 } } } }) });

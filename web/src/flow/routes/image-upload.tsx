@@ -53,11 +53,22 @@ export function ImageUploadWrapper() {
     <Layout>
       {isDesktop() ? <UploadView scan={scan} /> : <Tutorial scan={scan} />}
       {scan.progress !== null && (
-        <Box sx={{ mt: 3 }} role="status" aria-live="polite">
-          <Typography variant="body2" sx={{ mb: 1, textAlign: "center" }}>
-            {t("upload.uploading")}
-          </Typography>
-          <LinearProgress variant="determinate" value={Math.round(scan.progress * 100)} data-testid="upload-progress" />
+        <Box sx={{ mt: 3 }}>
+          <Box role="status" aria-live="polite">
+            <Typography variant="body2" sx={{ mb: 1, textAlign: "center" }} data-testid="upload-state">
+              {scan.checking ? t("upload.checking") : `${t("upload.uploading")} ${Math.round(scan.progress * 100)} %`}
+            </Typography>
+          </Box>
+          {/* While the server reads the scan the bar runs on without a figure. */}
+          <LinearProgress
+            variant={scan.checking ? "indeterminate" : "determinate"}
+            value={Math.round(scan.progress * 100)}
+            aria-label={scan.checking ? t("upload.checking") : t("upload.uploading")}
+            data-testid="upload-progress"
+          />
+          <Button variant="text" fullWidth sx={{ mt: 1 }} onClick={scan.cancel} data-testid="upload-cancel">
+            {t("upload.cancel")}
+          </Button>
         </Box>
       )}
       {scan.error && (

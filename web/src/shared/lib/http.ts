@@ -19,6 +19,11 @@ export class ApiError extends Error {
     super(`API ${status}`);
   }
 
+  /** An upload the user cancelled (apiUpload's signal), not a failure to report. */
+  get cancelled(): boolean {
+    return this.status === 0 && (this.body as { cancelled?: boolean } | null)?.cancelled === true;
+  }
+
   /** The first message for a field of a {field: [message]} or {field: {error_code}} answer. */
   fieldCode(field: string): string | null {
     const value = (this.body as Record<string, unknown> | null)?.[field];
@@ -132,9 +137,21 @@ export async function api<T>(path: string, options: Options = {}, retried = fals
 }
 
 /** A multipart POST with upload progress (fetch has none), same headers and refresh rule. */
-export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction: number) => void, retried = false): Promise<T> {
+function cancelledError(): ApiError {
+  return new ApiError(0, { cancelled: true });
+}
+
+/** A multipart upload with progress. `signal` cancels it: the request is aborted and the
+ * promise rejects with an ApiError of status 0 whose `cancelled` is true. */
+export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal, retried = false): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const request = new XMLHttpRequest();
+    if (signal?.aborted) {
+      reject(cancelledError());
+      return;
+    }
+    signal?.addEventListener("abort", () => request.abort(), { once: true });
+    request.onabort = () => reject(cancelledError());
     request.open("POST", apiUrl(path));
     headers({}).forEach((value, key) => request.setRequestHeader(key, value));
     request.upload.onprogress = (event) => {
@@ -150,7 +167,7 @@ export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction
       }
       if (request.status === 401 && !retried && storeGet<Tokens>("tokens")) {
         void refreshOnce().then((ok) => {
-          if (ok) apiUpload<T>(path, form, onProgress, true).then(resolve, reject);
+          if (ok) apiUpload<T>(path, form, onProgress, signal, true).then(resolve, reject);
           else {
             sessionEnded();
             reject(new ApiError(401, body));
