@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, URLResolver, path
 
 from staff import views
+from staff.admin_audit import AuditedAdminMixin
 from tenants.middleware import request_partner
 
 
@@ -29,6 +30,13 @@ class StaffAdminSite(admin.AdminSite):
 
             return not StaffMember.objects.filter(user=user, is_active=False).exists()
         return True
+
+    def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
+        """Every ModelAdmin writes the partner's audit log on a partner's host (staff.admin_audit)."""
+        base = admin_class or admin.ModelAdmin
+        if not issubclass(base, AuditedAdminMixin):
+            base = type(f"Audited{base.__name__}", (AuditedAdminMixin, base), {"__module__": base.__module__})
+        super().register(model_or_iterable, base, **options)
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return views.login_password(request, self, extra_context)
