@@ -372,3 +372,22 @@ def test_an_admin_user_without_membership_is_not_staff_of_the_partner_area(autoh
 def test_english_refusal(admin: tuple[StaffMember, str]) -> None:
     response = me(Client(), HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
     assert response.status_code == 401 and response.json()["detail"] == "Please sign in."
+
+
+def test_the_demo_back_office_signs_in_to_the_partner_area_with_demo_totp() -> None:
+    """README: user `backoffice`, the demo password, and the code of `manage.py demo_totp SUB`."""
+    import io
+
+    from django.core.management import call_command
+
+    from tenants.management.commands.seed_demo import DEMO_STAFF_PASSWORD
+
+    client = browser()
+    assert login(client, "backoffice", DEMO_STAFF_PASSWORD).json()["step"] == "otp"
+    out = io.StringIO()
+    call_command("demo_totp", "autohaus", stdout=out)
+
+    done = post(client, "auth/otp/", {"token": out.getvalue().strip()})
+
+    assert done.status_code == 200, done.content
+    assert done.json()["role"] == "partner_admin" and done.json()["name"] == "Demo Backoffice"

@@ -179,7 +179,7 @@ def test_invite_mail_set_password_enrol_and_sign_in(
     key = invite_key(message)
     # the link is built from the partner's configured domain; the mail is branded (HTML + logo)
     assert f"{partner_site_url(autohaus)}partner/invite/{key}" in message.body
-    html = message.alternatives[0][0]
+    html = str(message.alternatives[0][0])  # type: ignore[attr-defined]
     assert "Einladung annehmen" in html and "Autohaus Sonnenschein" in html and "72 Stunden" in html
     with schema_context(SCHEMA):
         row = StaffInvite.objects.get(email="neu@autohaus.example")
@@ -423,7 +423,7 @@ def test_deactivation_and_reactivation_are_audited(
     assert call(client, "PATCH", f"staff/{viewer.pk}/", {"is_active": True}).json()["is_active"] is True
     with schema_context(SCHEMA):
         entries = AuditEntry.objects.filter(object_id=str(viewer.pk)).order_by("pk")
-        assert [(e.action, e.before["is_active"], e.after["is_active"]) for e in entries] == [
+        assert [(e.action, (e.before or {})["is_active"], (e.after or {})["is_active"]) for e in entries] == [
             ("staff.deactivate", True, False),
             ("staff.activate", False, True),
         ]
@@ -481,3 +481,31 @@ def test_the_audit_list_pages_and_filters(chef: tuple[Client, StaffMember], auto
     )
     assert call(client, "GET", "audit/?created_to=2000-01-01").json()["count"] == 0
     assert call(client, "GET", "audit/?page_size=101").status_code == 400
+
+
+def test_the_onboarding_console_invites_the_first_admin_from_the_public_host(autohaus: Partner) -> None:
+    """staff_invite works from the public schema (the onboarding console) for the partner's schema."""
+    from django.db import connection
+
+    connection.set_schema_to_public()  # type: ignore[attr-defined]
+    mail.outbox.clear()
+
+    invite = committed(
+        lambda: services.staff_invite(
+            partner=autohaus,
+            email="erste@autohaus.example",
+            name="Erste Admin",
+            role="partner_admin",
+            invited_by=None,
+        )
+    )
+
+    assert connection.schema_name == "public"  # type: ignore[attr-defined]
+    with schema_context(SCHEMA):
+        assert StaffInvite.objects.get(pk=invite.pk).role == "partner_admin"
+        assert AuditEntry.objects.get(action="staff.invite", object_id=str(invite.pk)).actor_label == "System"
+    assert "Sie wurden in den Partnerbereich von Autohaus Sonnenschein eingeladen" in mail.outbox[-1].body
+    assert (
+        open_client().get(API + f"auth/invite/{invite_key(mail.outbox[-1])}/", HTTP_HOST=HOST).status_code
+        == 200
+    )
