@@ -39,6 +39,13 @@ class QuotaApplication(models.Model):
     status = models.CharField(max_length=40, choices=QuotaStatus.choices, default=QuotaStatus.CREATED)
     email_promotion_opt_in = models.BooleanField(default=False)
     free_text = models.CharField(max_length=2000, blank=True)
+    # Attribution (the flow's `?ref=` / `?deal=`, or staff): the partner area's operations.
+    sub_partner = models.ForeignKey(
+        "operations.SubPartner", null=True, blank=True, on_delete=models.PROTECT, related_name="quota_applications"
+    )
+    single_deal = models.ForeignKey(
+        "operations.SingleDeal", null=True, blank=True, on_delete=models.PROTECT, related_name="quota_applications"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
