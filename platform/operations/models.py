@@ -47,7 +47,9 @@ class SingleDeal(models.Model):
     name = models.CharField(max_length=200)
     customer = models.CharField(max_length=200, blank=True)
     deal_key = models.CharField(max_length=40, unique=True, validators=[key_validator])
-    price_net = models.DecimalField(max_digits=10, decimal_places=2, validators=[MinValueValidator(Decimal("0"))])
+    price_net = models.DecimalField(
+        max_digits=10, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]
+    )
     vat_percent = models.DecimalField(
         max_digits=5,
         decimal_places=2,

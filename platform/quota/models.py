@@ -41,10 +41,18 @@ class QuotaApplication(models.Model):
     free_text = models.CharField(max_length=2000, blank=True)
     # Attribution (the flow's `?ref=` / `?deal=`, or staff): the partner area's operations.
     sub_partner = models.ForeignKey(
-        "operations.SubPartner", null=True, blank=True, on_delete=models.PROTECT, related_name="quota_applications"
+        "operations.SubPartner",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="quota_applications",
     )
     single_deal = models.ForeignKey(
-        "operations.SingleDeal", null=True, blank=True, on_delete=models.PROTECT, related_name="quota_applications"
+        "operations.SingleDeal",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="quota_applications",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
