@@ -12,9 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from billing.models import Client
-from operations.attribution import client_attribution
+from operations.attribution import client_attribution, single_deal_refusal
 from operations.models import SingleDeal
-from operations.services import single_deal_refusal
 from quota import catalogue
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import BevRegistration
