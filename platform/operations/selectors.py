@@ -45,9 +45,7 @@ def sub_partner_get(pk: int) -> SubPartner | None:
 
 
 def single_deal_list(*, q: str = "") -> QuerySet[SingleDeal]:
-    rows = SingleDeal.objects.annotate(
-        vehicles_used=Count("quota_applications__registration", distinct=True)
-    )
+    rows = SingleDeal.objects.annotate(vehicles_used=Count("quota_applications__registration", distinct=True))
     if q:
         rows = rows.filter(Q(name__icontains=q) | Q(deal_key__icontains=q) | Q(customer__icontains=q))
     return rows.order_by("name", "pk")
@@ -107,7 +105,8 @@ def fee_gross_expression(config: PartnerConfig) -> Case:
     """The gross amount an application pays the owner, in SQL: the single deal's price with
     its VAT, else the fee table's row for its year and vehicle class (an unread class is M1)."""
     deal_gross = ExpressionWrapper(
-        F("single_deal__price_net") * (Value(Decimal(1)) + F("single_deal__vat_percent") / Value(Decimal(100))),
+        F("single_deal__price_net")
+        * (Value(Decimal(1)) + F("single_deal__vat_percent") / Value(Decimal(100))),
         output_field=MONEY,
     )
     whens = [When(single_deal__isnull=False, then=deal_gross)]

@@ -64,6 +64,13 @@ class QuotaApplication(models.Model):
                 fields=["registration", "legislation_year"], name="quota_one_application_per_year"
             ),
         ]
+        # The partner area's list: newest first, alone or filtered by status or year (the
+        # primary key breaks ties, so pages never overlap).
+        indexes = [
+            models.Index(fields=["created_at", "id"], name="quota_app_created"),
+            models.Index(fields=["status", "created_at", "id"], name="quota_app_status_created"),
+            models.Index(fields=["legislation_year", "created_at", "id"], name="quota_app_year_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.registration} for {self.legislation_year}"

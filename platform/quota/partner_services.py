@@ -30,7 +30,11 @@ def _refusal_text(error: QuotaError, *, current: str, status: str, language: Lan
             return f"{origin} → {target}: this move is not allowed."
         return f"{origin} → {target}: Dieser Statuswechsel ist nicht erlaubt."
     if error.code == "QA003":
-        return "This rejection needs a reason." if language == "en" else "Diese Ablehnung braucht eine Begründung."
+        return (
+            "This rejection needs a reason."
+            if language == "en"
+            else "Diese Ablehnung braucht eine Begründung."
+        )
     return error.message
 
 
@@ -50,7 +54,9 @@ def partner_applications_move(
         try:
             with transaction.atomic():
                 before = QuotaApplication.objects.select_for_update().get(pk=pk).status
-                quota_application_move(application=application, status=status, actor=member.user, reason=reason)
+                quota_application_move(
+                    application=application, status=status, actor=member.user, reason=reason
+                )
                 audit_record(
                     actor=member, action="quota_application.move", obj=application,
                     before={"status": before}, after={"status": status, "reason": reason.strip()},
