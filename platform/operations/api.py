@@ -108,6 +108,11 @@ def _page(rows: QuerySet[Any], query: ListQuery, shape: Any) -> dict[str, Any]:
     }
 
 
+def _member(request: HttpRequest) -> StaffMember:
+    member: StaffMember = request.auth  # type: ignore[attr-defined]
+    return member
+
+
 def _found(obj: Any) -> Any:
     if obj is None:
         raise StaffError(NOT_FOUND, status=404)
@@ -124,7 +129,7 @@ def sub_partner_list(request: HttpRequest, query: Query[ListQuery]) -> Any:
 
 @router.post("/sub_partners/", auth=writers, response={201: SubPartnerOut, **WRITE_ANSWERS})
 def sub_partner_create(request: HttpRequest, payload: SubPartnerIn) -> Any:
-    created = services.sub_partner_create(actor=request.auth, data=payload.dict(exclude_unset=True))
+    created = services.sub_partner_create(actor=_member(request), data=payload.dict(exclude_unset=True))
     return Status(201, selectors.sub_partner_out(_found(selectors.sub_partner_get(created.pk))))
 
 
@@ -139,7 +144,7 @@ def sub_partner_detail(request: HttpRequest, sub_partner_id: int) -> Any:
 def sub_partner_update(request: HttpRequest, sub_partner_id: int, payload: SubPartnerIn) -> Any:
     sub_partner = _found(SubPartner.objects.filter(pk=sub_partner_id).first())
     services.sub_partner_update(
-        actor=request.auth, sub_partner=sub_partner, data=payload.dict(exclude_unset=True)
+        actor=_member(request), sub_partner=sub_partner, data=payload.dict(exclude_unset=True)
     )
     return selectors.sub_partner_out(_found(selectors.sub_partner_get(sub_partner_id)))
 
@@ -150,7 +155,7 @@ def sub_partner_update(request: HttpRequest, sub_partner_id: int, payload: SubPa
 def sub_partner_delete(request: HttpRequest, sub_partner_id: int) -> Any:
     """204 when deleted; 200 with the deactivated sub-partner when applications refer to it."""
     sub_partner = _found(SubPartner.objects.filter(pk=sub_partner_id).first())
-    if services.sub_partner_delete(actor=request.auth, sub_partner=sub_partner):
+    if services.sub_partner_delete(actor=_member(request), sub_partner=sub_partner):
         return Status(204, None)
     return selectors.sub_partner_out(_found(selectors.sub_partner_get(sub_partner_id)))
 
@@ -165,7 +170,7 @@ def single_deal_list(request: HttpRequest, query: Query[ListQuery]) -> Any:
 
 @router.post("/single_deals/", auth=writers, response={201: SingleDealOut, **WRITE_ANSWERS})
 def single_deal_create(request: HttpRequest, payload: SingleDealIn) -> Any:
-    created = services.single_deal_create(actor=request.auth, data=payload.dict(exclude_unset=True))
+    created = services.single_deal_create(actor=_member(request), data=payload.dict(exclude_unset=True))
     return Status(201, selectors.single_deal_out(_found(selectors.single_deal_get(created.pk))))
 
 
@@ -179,7 +184,9 @@ def single_deal_detail(request: HttpRequest, single_deal_id: int) -> Any:
 )
 def single_deal_update(request: HttpRequest, single_deal_id: int, payload: SingleDealIn) -> Any:
     deal = _found(SingleDeal.objects.filter(pk=single_deal_id).first())
-    services.single_deal_update(actor=request.auth, single_deal=deal, data=payload.dict(exclude_unset=True))
+    services.single_deal_update(
+        actor=_member(request), single_deal=deal, data=payload.dict(exclude_unset=True)
+    )
     return selectors.single_deal_out(_found(selectors.single_deal_get(single_deal_id)))
 
 
@@ -189,7 +196,7 @@ def single_deal_update(request: HttpRequest, single_deal_id: int, payload: Singl
 def single_deal_delete(request: HttpRequest, single_deal_id: int) -> Any:
     """204 when deleted; 200 with the deactivated deal when applications carry it."""
     deal = _found(SingleDeal.objects.filter(pk=single_deal_id).first())
-    if services.single_deal_delete(actor=request.auth, single_deal=deal):
+    if services.single_deal_delete(actor=_member(request), single_deal=deal):
         return Status(204, None)
     return selectors.single_deal_out(_found(selectors.single_deal_get(single_deal_id)))
 

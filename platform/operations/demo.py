@@ -67,7 +67,7 @@ CITIES = [
     ("50667", "Köln"),
     ("04109", "Leipzig"),
 ]
-REASONS = {
+REASONS: dict[str, str] = {
     S.MANUALLY_REJECTED: "Fahrzeugschein gehört nicht zur angegebenen Person.",
     S.REJECTED_BY_AUTHORITY: "Vom Umweltbundesamt nicht anerkannt.",
 }
@@ -143,6 +143,7 @@ def applications_generate(
     over the last `days` days; a third of them through a sub-partner, a few under the deal
     (within its cap). Returns the number created."""
     rng = random.Random(seed)
+    schema = str(getattr(connection, "schema_name", "public"))  # scans live under the partner's prefix
     now = timezone.now()
     year = timezone.localdate().year
     statuses, weights = zip(*STATUS_WEIGHTS, strict=True)
@@ -198,8 +199,8 @@ def applications_generate(
                         owner=user,
                         sequence=sequence,
                         registration_years=[year - 1, year],
-                        zlb_scan=f"{connection.schema_name}/scans/demo.jpg",
-                        resized_image=f"{connection.schema_name}/scans/demo-resized.jpg",
+                        zlb_scan=f"{schema}/scans/demo.jpg",
+                        resized_image=f"{schema}/scans/demo-resized.jpg",
                         original_content_type="image/jpeg",
                         width=2000,
                         height=1400,

@@ -46,7 +46,10 @@ def _key_clean(value: str, *, field: str, model: type[SubPartner] | type[SingleD
     key = value.strip().lower()
     if not re.fullmatch(KEY_PATTERN, key):
         raise OperationsError(errors.KEY_INVALID, field=field)
-    if model.objects.filter(**{f"{field}__iexact": key}).exclude(pk=pk).exists():
+    others = model.objects.filter(**{f"{field}__iexact": key})
+    if pk is not None:
+        others = others.exclude(pk=pk)
+    if others.exists():
         raise OperationsError(errors.KEY_TAKEN, field=field)
     return key
 

@@ -115,7 +115,7 @@ def application_page(
     page_ids = applications.order_by(*order).values("pk")[start : start + page_size]
     # COUNT as a plain function, not an aggregate: no GROUP BY, one row.
     total = applications.order_by().annotate(total=Func(F("pk"), function="COUNT")).values("total")
-    rows = list(
+    rows: list[QuotaApplication] = list(
         QuotaApplication.objects.filter(pk__in=page_ids)
         .annotate(total=Subquery(total, output_field=IntegerField()))
         .select_related("registration", "client", "sub_partner", "single_deal")

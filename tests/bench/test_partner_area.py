@@ -119,7 +119,7 @@ def test_list_page_against_a_bare_indexed_select(big: Partner, django_db_blocker
             def http(page: int = page) -> None:
                 response = client.get(
                     "/api/partner/quota_applications/",
-                    {"status": STATUS, "page": page, "page_size": 25},
+                    {"status": STATUS, "page": str(page), "page_size": "25"},
                     HTTP_HOST=f"{big.subdomain}.localhost",
                 )
                 assert response.status_code == 200
@@ -143,9 +143,11 @@ def test_list_page_against_a_bare_indexed_select(big: Partner, django_db_blocker
         figures["queries at page size 10 / 100"] = f"{counts[0]} / {counts[1]}"
         for text in ("Krause", "WVWZZZE1Z", "Greta Graf"):
             search = selectors.ApplicationFilters(q=text)
-            figures[f"search q={text!r} p50 ms"] = round(
-                _p50(lambda search=search: selectors.application_page(filters=search, ordering="-created_at", page=1, page_size=25), 5), 1
-            )  # fmt: skip
+
+            def searched(search: selectors.ApplicationFilters = search) -> None:
+                selectors.application_page(filters=search, ordering="-created_at", page=1, page_size=25)
+
+            figures[f"search q={text!r} p50 ms"] = round(_p50(searched, 5), 1)
     record("partner area: applications list at 100k", figures)
     assert counts[0] == counts[1]
 
@@ -210,7 +212,7 @@ def test_csv_of_100k_streams_in_constant_memory(big: Partner, django_db_blocker:
             response = client.get("/api/partner/quota_applications/export.csv", HTTP_HOST=host)
             assert response.status_code == 200
             lines = size = 0
-            for chunk in response.streaming_content:
+            for chunk in response.streaming_content:  # type: ignore[attr-defined]
                 size += len(chunk)
                 lines += chunk.count(b"\n")
             return lines - 1, size

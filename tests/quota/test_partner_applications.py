@@ -248,7 +248,7 @@ def test_the_detail_has_scan_reader_fields_masked_iban_history_and_moves(
     assert {m["status"] for m in body["allowed_moves"]} >= {"qa_picked_up", "qa_manually_rejected"}
     # the signed scan URL opens without a token, on this partner only
     scan = Client().get(body["registration"]["scan_url"], HTTP_HOST=HOST)
-    assert scan.status_code == 200 and b"".join(scan.streaming_content) == b"\xff\xd8scan"
+    assert scan.status_code == 200 and b"".join(scan.streaming_content) == b"\xff\xd8scan"  # type: ignore[attr-defined]
     assert Client().get(body["registration"]["scan_url"], HTTP_HOST=OTHER_HOST).status_code == 404
 
 
@@ -333,7 +333,7 @@ def test_the_csv_has_german_headers_labels_bom_and_defused_formulas(
     assert response.status_code == 200, response.content
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="antraege-')
-    text = b"".join(response.streaming_content).decode("utf-8")
+    text = b"".join(response.streaming_content).decode("utf-8")  # type: ignore[attr-defined]
     assert text.startswith("\ufeffNummer;Quotenjahr;Status;")
     table = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=";"))
     header, body = table[0], table[1:]
