@@ -19,6 +19,7 @@ from django_tenants.utils import schema_context
 from PIL import Image
 
 from authority.models import AuthoritySubmission, AuthoritySubmissionItem
+from quota.admin import csv_cell
 from quota.models import QuotaApplication
 
 MANIFEST_NAME = "manifest.csv"
@@ -97,7 +98,7 @@ def package_build(*, submission: AuthoritySubmission) -> str:
                                     registration.first_registration.isoformat() if registration.first_registration else "",
                                     registration.vehicle_type,
                                     registration.energy_code,
-                                    _owner_name(application),
+                                    str(csv_cell(_owner_name(application))),
                                     name,
                                 ],
                             )
