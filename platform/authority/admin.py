@@ -69,8 +69,7 @@ class ItemInline(admin.TabularInline):
     model = AuthoritySubmissionItem
     extra = 0
     can_delete = False
-    fields = ["application_number", "partner", "result", "reason"]
-    readonly_fields = fields
+    fields = readonly_fields = ("application_number", "partner", "result", "reason")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -83,15 +82,25 @@ class ItemInline(admin.TabularInline):
 class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
     list_display = ["number", "legislation_year", "status", "count", "created_by", "created_at", "download"]
     list_filter = ["legislation_year", "status"]
-    fields = ["number", "legislation_year", "status", "count", "created_by", "created_at", "error", "tools"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "number",
+        "legislation_year",
+        "status",
+        "count",
+        "created_by",
+        "created_at",
+        "error",
+        "tools",
+    )
     inlines = [ItemInline]
 
     def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
         return request_partner(request) is None and request.user.has_perm("authority.add_authoritysubmission")
 
     def _may_change(self, request: HttpRequest) -> bool:
-        return request_partner(request) is None and request.user.has_perm("authority.change_authoritysubmission")
+        return request_partner(request) is None and request.user.has_perm(
+            "authority.change_authoritysubmission"
+        )
 
     @admin.display(description="Nr.", ordering="pk")
     def number(self, obj: AuthoritySubmission) -> int:
@@ -118,7 +127,9 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
-            path("<int:pk>/download/", view(self.download_view), name="authority_authoritysubmission_download"),
+            path(
+                "<int:pk>/download/", view(self.download_view), name="authority_authoritysubmission_download"
+            ),
             path("<int:pk>/answer/", view(self.answer_view), name="authority_authoritysubmission_answer"),
             path("<int:pk>/rebuild/", view(self.rebuild_view), name="authority_authoritysubmission_rebuild"),
             *super().get_urls(),
@@ -131,7 +142,13 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
         """Choose a year, see what is ready per partner, then build the package."""
         if not self.has_add_permission(request):
             raise Http404
-        data = request.POST if request.method == "POST" else request.GET if "legislation_year" in request.GET else None
+        data = (
+            request.POST
+            if request.method == "POST"
+            else request.GET
+            if "legislation_year" in request.GET
+            else None
+        )
         form = SubmissionCreateForm(data, initial={"legislation_year": timezone.localdate().year})
         candidates = None
         if data is not None and form.is_valid():
@@ -190,7 +207,9 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
                 form.add_error(ANSWER_FIELD, "Die Antwortdatei ist größer als 10 MB.")
             else:
                 try:
-                    report = services.answer_import(submission=submission, data=upload.read(), actor=_user(request))
+                    report = services.answer_import(
+                        submission=submission, data=upload.read(), actor=_user(request)
+                    )
                 except services.AuthorityError as refused:
                     form.add_error(ANSWER_FIELD, refused.message)
                     problems = refused.problems
@@ -207,8 +226,11 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
             request,
             "admin/authority/answer_import.html",
             self._context(
-                request, f"Antwort einspielen: UBA-Einreichung Nr. {submission.pk}", form=form,
-                problems=problems, submission=submission,
+                request,
+                f"Antwort einspielen: UBA-Einreichung Nr. {submission.pk}",
+                form=form,
+                problems=problems,
+                submission=submission,
             ),  # fmt: skip
             status=400 if problems or form.errors else 200,
         )
@@ -220,11 +242,15 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
         if request.method == "POST":
             services.submission_rebuild(submission=submission, actor=_user(request))
             self.message_user(request, "Das Paket wird neu erstellt.")
-            return HttpResponseRedirect(reverse("admin:authority_authoritysubmission_change", args=[submission.pk]))
+            return HttpResponseRedirect(
+                reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
+            )
         return TemplateResponse(
             request,
             "admin/authority/rebuild.html",
-            self._context(request, f"Paket neu erstellen: UBA-Einreichung Nr. {submission.pk}", submission=submission),
+            self._context(
+                request, f"Paket neu erstellen: UBA-Einreichung Nr. {submission.pk}", submission=submission
+            ),
         )
 
 
@@ -252,7 +278,14 @@ class VehicleClaimAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
 
 @admin.register(DoubleRegistration)
 class DoubleRegistrationAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
-    list_display = ["created_at", "legislation_year", "partner", "application_id", "holder_partner", "holder_application_id"]
+    list_display = [
+        "created_at",
+        "legislation_year",
+        "partner",
+        "application_id",
+        "holder_partner",
+        "holder_application_id",
+    ]
     list_filter = ["legislation_year", "partner", "holder_partner"]
     search_fields = ["vin_hash"]
     search_help_text = "FIN eingeben"

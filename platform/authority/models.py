@@ -27,7 +27,9 @@ class VehicleClaim(models.Model):
         verbose_name = "Registrierung im Fahrzeugregister"
         verbose_name_plural = "Fahrzeugregister"
         constraints = [
-            models.UniqueConstraint(fields=["vin_hash", "legislation_year"], name="authority_one_claim_per_year"),
+            models.UniqueConstraint(
+                fields=["vin_hash", "legislation_year"], name="authority_one_claim_per_year"
+            ),
         ]
         indexes = [models.Index(fields=["partner", "application_id"], name="authority_claim_application")]
 
@@ -66,7 +68,9 @@ class AuthoritySubmission(models.Model):
         ANSWERED = "answered", "Antwort eingespielt"
 
     legislation_year = models.PositiveSmallIntegerField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     file = models.CharField(max_length=300, blank=True)  # name in default_storage
     count = models.PositiveIntegerField(default=0)
@@ -101,7 +105,9 @@ class AuthoritySubmissionItem(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["submission", "vin_hash"], name="authority_item_vehicle_once"),
-            models.UniqueConstraint(fields=["partner", "application_id"], name="authority_item_application_once"),
+            models.UniqueConstraint(
+                fields=["partner", "application_id"], name="authority_item_application_once"
+            ),
         ]
         indexes = [models.Index(fields=["vin_hash"], name="authority_item_vin_hash")]
 
@@ -112,9 +118,13 @@ class AuthoritySubmissionItem(models.Model):
 class AuthorityAuditEntry(models.Model):
     """What platform admins did with packages and answers (public schema)."""
 
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     action = models.CharField(max_length=40)
-    submission = models.ForeignKey(AuthoritySubmission, null=True, on_delete=models.SET_NULL, related_name="audit")
+    submission = models.ForeignKey(
+        AuthoritySubmission, null=True, on_delete=models.SET_NULL, related_name="audit"
+    )
     detail = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

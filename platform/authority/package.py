@@ -95,7 +95,9 @@ def package_build(*, submission: AuthoritySubmission) -> str:
                                     item.application_number,
                                     registration.vin,
                                     registration.plate,
-                                    registration.first_registration.isoformat() if registration.first_registration else "",
+                                    registration.first_registration.isoformat()
+                                    if registration.first_registration
+                                    else "",
                                     registration.vehicle_type,
                                     registration.energy_code,
                                     str(csv_cell(_owner_name(application))),
@@ -108,7 +110,8 @@ def package_build(*, submission: AuthoritySubmission) -> str:
             archive.writestr(MANIFEST_NAME, manifest.getvalue().encode("utf-8"))
         spool.seek(0)
         return default_storage.save(
-            f"authority/{submission.legislation_year}/uba-{submission.legislation_year}-{submission.pk}.zip", File(spool)
+            f"authority/{submission.legislation_year}/uba-{submission.legislation_year}-{submission.pk}.zip",
+            File(spool),
         )
 
 

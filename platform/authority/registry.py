@@ -66,7 +66,9 @@ class Claim:
     holder_application_id: int
 
 
-def vehicle_claim(*, vin: str, legislation_year: int, application_id: int, schema_name: str | None = None) -> Claim | None:
+def vehicle_claim(
+    *, vin: str, legislation_year: int, application_id: int, schema_name: str | None = None
+) -> Claim | None:
     """Claim the vehicle for this application (of the partner whose schema is active, or
     `schema_name`). None without a VIN. Idempotent: the holder claiming again wins again."""
     digest = vin_hash(vin)

@@ -50,7 +50,9 @@ def _partners() -> list[Partner]:
     return list(Partner.objects.exclude(schema_name=get_public_schema_name()).order_by("pk"))
 
 
-def audit_record(*, actor: User | None, action: str, submission: AuthoritySubmission | None, **detail: object) -> None:
+def audit_record(
+    *, actor: User | None, action: str, submission: AuthoritySubmission | None, **detail: object
+) -> None:
     AuthorityAuditEntry.objects.create(actor=actor, action=action, submission=submission, detail=detail)
 
 
@@ -75,7 +77,9 @@ def submission_candidates(*, legislation_year: int) -> list[ReadyCount]:
     return counts
 
 
-def submission_create(*, legislation_year: int, actor: User | None, limit: int | None = None) -> AuthoritySubmission:
+def submission_create(
+    *, legislation_year: int, actor: User | None, limit: int | None = None
+) -> AuthoritySubmission:
     """Take the ready applications of a year (all partners) into a new package, move them to
     `qa_sent_to_uba` and queue the building of its file. All or nothing: one transaction across
     the partners' schemas. A vehicle another application holds in the registry (a VIN that
@@ -137,7 +141,11 @@ def submission_create(*, legislation_year: int, actor: User | None, limit: int |
         submission.count = count
         submission.save(update_fields=["count"])
         audit_record(
-            actor=actor, action="submission_create", submission=submission, count=count, double_registrations=doubles
+            actor=actor,
+            action="submission_create",
+            submission=submission,
+            count=count,
+            double_registrations=doubles,
         )
         transaction.on_commit(lambda: submission_package_build(submission.pk))
     return submission
@@ -196,7 +204,9 @@ def _answer_rows(data: bytes) -> tuple[list[AnswerRow], list[str]]:
     header = [column.strip().lower() for column in next(reader)]
     if "vin" not in header or "result" not in header:
         raise AuthorityError(
-            "Die erste Zeile muss die Spalten VIN;result;reason nennen (gefunden: " + ";".join(header)[:200] + ")."
+            "Die erste Zeile muss die Spalten VIN;result;reason nennen (gefunden: "
+            + ";".join(header)[:200]
+            + ")."
         )
     vin_at, result_at = header.index("vin"), header.index("result")
     reason_at = header.index("reason") if "reason" in header else None
@@ -207,8 +217,8 @@ def _answer_rows(data: bytes) -> tuple[list[AnswerRow], list[str]]:
             continue
         if len(rows) + len(problems) >= ANSWER_MAX_ROWS:
             raise AuthorityError(f"Die Antwortdatei hat mehr als {ANSWER_MAX_ROWS} Zeilen.")
-        cell = lambda at: record[at].strip() if at is not None and at < len(record) else ""  # noqa: E731
-        vin, result, reason = registry.vin_normalise(cell(vin_at)), cell(result_at).lower(), cell(reason_at)
+        vin = registry.vin_normalise(_cell(record, vin_at))
+        result, reason = _cell(record, result_at).lower(), _cell(record, reason_at)
         if not VIN_PATTERN.match(vin):
             problems.append(f"Zeile {line}: „{_vin_shown(vin)}“ ist keine gültige FIN.")
             continue
@@ -220,12 +230,18 @@ def _answer_rows(data: bytes) -> tuple[list[AnswerRow], list[str]]:
                 problems.append(f"Zeile {line}: {vin}: eine Ablehnung braucht einen Grund (Spalte reason).")
                 continue
         else:
-            problems.append(f"Zeile {line}: {vin}: unbekanntes Ergebnis „{result[:40]}“ (accepted oder rejected).")
+            problems.append(
+                f"Zeile {line}: {vin}: unbekanntes Ergebnis „{result[:40]}“ (accepted oder rejected)."
+            )
             continue
         rows.append(AnswerRow(line, vin, accepted, reason[:500]))
     if not rows and not problems:
         raise AuthorityError("Die Antwortdatei enthält keine Zeilen.")
     return rows, problems
+
+
+def _cell(record: list[str], at: int | None) -> str:
+    return record[at].strip() if at is not None and at < len(record) else ""
 
 
 def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User | None) -> AnswerReport:
@@ -244,13 +260,17 @@ def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User |
         item = items.get(digest)
         if item is None:
             elsewhere = (
-                AuthoritySubmissionItem.objects.filter(vin_hash=digest, submission__legislation_year=submission.legislation_year)
+                AuthoritySubmissionItem.objects.filter(
+                    vin_hash=digest, submission__legislation_year=submission.legislation_year
+                )
                 .exclude(submission=submission)
                 .values_list("submission_id", flat=True)
                 .first()
             )
             if elsewhere is not None:
-                problems.append(f"Zeile {row.line}: {row.vin} gehört zur UBA-Einreichung Nr. {elsewhere}, nicht zu dieser.")
+                problems.append(
+                    f"Zeile {row.line}: {row.vin} gehört zur UBA-Einreichung Nr. {elsewhere}, nicht zu dieser."
+                )
             else:
                 problems.append(f"Zeile {row.line}: {row.vin} ist in dieser Einreichung unbekannt.")
             continue
@@ -264,10 +284,10 @@ def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User |
         if row.item is not None:
             by_partner[row.item.partner_id].append(row)
     for partner_rows in by_partner.values():
-        partner = partner_rows[0].item.partner  # type: ignore[union-attr]
-        with schema_context(partner.schema_name):
+        items_here = [r.item for r in partner_rows if r.item is not None]
+        with schema_context(items_here[0].partner.schema_name):
             statuses = dict(
-                QuotaApplication.objects.filter(pk__in=[r.item.application_id for r in partner_rows]).values_list(  # type: ignore[union-attr]
+                QuotaApplication.objects.filter(pk__in=[i.application_id for i in items_here]).values_list(
                     "pk", "status"
                 )
             )
@@ -282,7 +302,9 @@ def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User |
                 )
     if problems:
         audit_record(actor=actor, action="answer_refused", submission=submission, problems=problems[:50])
-        raise AuthorityError("Die Antwort wurde nicht eingespielt: nichts wurde geändert.", sorted(problems, key=_line))
+        raise AuthorityError(
+            "Die Antwort wurde nicht eingespielt: nichts wurde geändert.", sorted(problems, key=_line)
+        )
     report = AnswerReport()
     with transaction.atomic():
         for row in sorted(rows, key=lambda r: (r.item.partner_id, r.line)):  # type: ignore[union-attr]
@@ -302,7 +324,11 @@ def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User |
                         "Die Antwort wurde nicht eingespielt: nichts wurde geändert.",
                         [f"Zeile {row.line}: {row.vin}: {refused.message}"],
                     ) from None
-            item.result = AuthoritySubmissionItem.Result.ACCEPTED if row.accepted else AuthoritySubmissionItem.Result.REJECTED
+            item.result = (
+                AuthoritySubmissionItem.Result.ACCEPTED
+                if row.accepted
+                else AuthoritySubmissionItem.Result.REJECTED
+            )
             item.reason = row.reason
             item.save(update_fields=["result", "reason"])
             if row.accepted:
@@ -311,7 +337,9 @@ def answer_import(*, submission: AuthoritySubmission, data: bytes, actor: User |
                 report.rejected += 1
         report.unanswered = submission.items.filter(result="").count()
         if report.unanswered == 0:
-            AuthoritySubmission.objects.filter(pk=submission.pk).update(status=AuthoritySubmission.Status.ANSWERED)
+            AuthoritySubmission.objects.filter(pk=submission.pk).update(
+                status=AuthoritySubmission.Status.ANSWERED
+            )
         audit_record(
             actor=actor,
             action="answer_import",

@@ -46,7 +46,9 @@ def submitted(
 def move_along(application: QuotaApplication, *statuses: str) -> QuotaApplication:
     registration = application.registration
     for status in statuses:
-        application = quota_application_move(application=application, status=status, actor=None, reason="Test")
+        application = quota_application_move(
+            application=application, status=status, actor=None, reason="Test"
+        )
     application.registration = registration  # kept loaded: tests read it outside the schema
     return application
 

@@ -56,27 +56,45 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
     submission = AuthoritySubmission.objects.get()
     assert submission.status == AuthoritySubmission.Status.READY and submission.count == 2
     page = admin_client.get(built["Location"], HTTP_HOST=PUBLIC)
-    assert "ZIP herunterladen" in page.text and f"AUTOHAUS-{ready[0].registration.sequence}-{YEAR}" in page.text
+    assert (
+        "ZIP herunterladen" in page.text and f"AUTOHAUS-{ready[0].registration.sequence}-{YEAR}" in page.text
+    )
 
     download = admin_client.get(f"{BASE}{submission.pk}/download/", HTTP_HOST=PUBLIC)
     assert download.status_code == 200
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))
-    assert len([n for n in archive.namelist() if n.endswith(".pdf")]) == 2 and "manifest.csv" in archive.namelist()
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))  # type: ignore[attr-defined]
+    assert (
+        len([n for n in archive.namelist() if n.endswith(".pdf")]) == 2
+        and "manifest.csv" in archive.namelist()
+    )
 
     # then: a bad answer is refused with every problem listed, and nothing moves
     bad = admin_client.post(
         f"{BASE}{submission.pk}/answer/",
-        {"answer": SimpleUploadedFile("antwort.csv", f"VIN;result;reason\n{VINS[0]};accepted;\nWVWZZZ1KZAW999999;accepted;\n".encode())},
+        {
+            "answer": SimpleUploadedFile(
+                "antwort.csv",
+                f"VIN;result;reason\n{VINS[0]};accepted;\nWVWZZZ1KZAW999999;accepted;\n".encode(),
+            )
+        },
         HTTP_HOST=PUBLIC,
     )
     assert bad.status_code == 400
-    assert "nichts wurde geändert" in bad.text and "WVWZZZ1KZAW999999 ist in dieser Einreichung unbekannt" in bad.text
+    assert (
+        "nichts wurde geändert" in bad.text
+        and "WVWZZZ1KZAW999999 ist in dieser Einreichung unbekannt" in bad.text
+    )
     with schema_context("p_autohaus"):
         assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.SENT_TO_UBA
 
     good = admin_client.post(
         f"{BASE}{submission.pk}/answer/",
-        {"answer": SimpleUploadedFile("antwort.csv", f"VIN;result;reason\n{VINS[0]};accepted;\n{VINS[1]};rejected;Kein BEV laut KBA\n".encode())},
+        {
+            "answer": SimpleUploadedFile(
+                "antwort.csv",
+                f"VIN;result;reason\n{VINS[0]};accepted;\n{VINS[1]};rejected;Kein BEV laut KBA\n".encode(),
+            )
+        },
         HTTP_HOST=PUBLIC,
         follow=True,
     )
@@ -90,11 +108,16 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
     assert AuthorityAuditEntry.objects.filter(action="answer_import").get().actor.username == "plattform"  # type: ignore[union-attr]
 
 
-def test_the_registry_is_searched_by_vin_and_shows_only_hashes(admin_client: HttpClient, ready: list[QuotaApplication]) -> None:
+def test_the_registry_is_searched_by_vin_and_shows_only_hashes(
+    admin_client: HttpClient, ready: list[QuotaApplication]
+) -> None:
     listing = admin_client.get("/admin/authority/vehicleclaim/", {"q": VINS[0].lower()}, HTTP_HOST=PUBLIC)
     assert listing.status_code == 200
     assert VINS[0] not in listing.text
-    assert VehicleClaim.objects.get(application_id=ready[0].pk, partner__subdomain="autohaus").vin_hash[:16] in listing.text
+    assert (
+        VehicleClaim.objects.get(application_id=ready[0].pk, partner__subdomain="autohaus").vin_hash[:16]
+        in listing.text
+    )
     assert "1 Ergebnis" in listing.text or "1 result" in listing.text
 
 
@@ -109,7 +132,12 @@ def test_a_partners_host_has_no_authority_pages(client: HttpClient) -> None:
         back_office_staff_ensure(username="anna", email="anna@autohaus.example", password="Staff_2026!")
         User.objects.filter(username="anna").update(is_superuser=True)
     client_staff_login(client, host="autohaus.localhost", username="anna", password="Staff_2026!")
-    for url in (f"{BASE}", f"{BASE}add/", "/admin/authority/vehicleclaim/", "/admin/authority/doubleregistration/"):
+    for url in (
+        f"{BASE}",
+        f"{BASE}add/",
+        "/admin/authority/vehicleclaim/",
+        "/admin/authority/doubleregistration/",
+    ):
         assert client.get(url, HTTP_HOST="autohaus.localhost").status_code in (403, 404), url
 
 
@@ -117,6 +145,10 @@ def test_without_the_second_factor_nothing_opens(client: HttpClient) -> None:
     User.objects.create_superuser("halb", "halb@example.com", "Plattform_2026!")
     page = client.get("/admin/login/", HTTP_HOST=PUBLIC)
     token = page.text.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
-    client.post("/admin/login/", {"username": "halb", "password": "Plattform_2026!", "csrfmiddlewaretoken": token}, HTTP_HOST=PUBLIC)
+    client.post(
+        "/admin/login/",
+        {"username": "halb", "password": "Plattform_2026!", "csrfmiddlewaretoken": token},
+        HTTP_HOST=PUBLIC,
+    )
     response = client.get(f"{BASE}add/", HTTP_HOST=PUBLIC)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]

@@ -8,7 +8,8 @@ from django.db import transaction
 from django_tenants.utils import schema_context
 
 from quota import catalogue
-from quota.models import QuotaApplication, QuotaStatus as S
+from quota.models import QuotaApplication
+from quota.models import QuotaStatus as S
 from quota.services import QuotaError, quota_application_move
 from tests.factories import ApplicationFactory
 
@@ -46,7 +47,10 @@ def test_the_whole_path_runs_through_the_move_function_with_actor_and_reason() -
                 S.TO_PAY, S.TO_SETTLE, S.PAID, S.COMPLETED]  # fmt: skip
         for status in path:
             application = quota_application_move(
-                application=application, status=status, actor=application.registration.owner, reason=f"→ {status}"
+                application=application,
+                status=status,
+                actor=application.registration.owner,
+                reason=f"→ {status}",
             )
         history = list(application.status_changes.values_list("status", "reason", "actor"))
     assert [h[0] for h in history] == [S.CREATED, *path]
@@ -62,11 +66,15 @@ def test_every_move_not_in_the_catalogue_is_refused_and_every_one_in_it_is_made(
             with transaction.atomic():
                 sid = transaction.savepoint()
                 if after in catalogue.allowed_moves(before):
-                    moved = quota_application_move(application=application, status=after, actor=None, reason=reason)
+                    moved = quota_application_move(
+                        application=application, status=after, actor=None, reason=reason
+                    )
                     assert moved.status == after
                 else:
                     with pytest.raises(QuotaError) as refused:
-                        quota_application_move(application=application, status=after, actor=None, reason=reason)
+                        quota_application_move(
+                            application=application, status=after, actor=None, reason=reason
+                        )
                     assert refused.value.code == "QA002"
                     assert "this move is not allowed" in refused.value.message
                     assert QuotaApplication.objects.get(pk=application.pk).status == before

@@ -27,7 +27,9 @@ YEAR = timezone.localdate().year
 
 
 @pytest.fixture
-def two_partners(django_db_blocker: Any, live_server_port: int) -> Iterator[list[tuple[Partner, list[tuple[int, str]]]]]:
+def two_partners(
+    django_db_blocker: Any, live_server_port: int
+) -> Iterator[list[tuple[Partner, list[tuple[int, str]]]]]:
     """Two fresh partners; on each, one owner per vehicle with a completed registration and
     unlocked billing data (the lock call creates the application)."""
     tag = secrets.token_hex(3)
@@ -38,7 +40,9 @@ def two_partners(django_db_blocker: Any, live_server_port: int) -> Iterator[list
             locks = []
             with schema_context(partner.schema_name):
                 for n in range(VEHICLES):
-                    registration = RegistrationFactory.create(vin=f"WVWZZZ1KZ{tag.upper()[:4]}{n:04d}", registration_years=[YEAR])
+                    registration = RegistrationFactory.create(
+                        vin=f"WVWZZZ1KZ{tag.upper()[:4]}{n:04d}", registration_years=[YEAR]
+                    )
                     client = ClientFactory.create(owner=registration.owner, locked_at=None)
                     token = tokens_issue(user=registration.owner, partner=partner)["access"]
                     locks.append((client.pk, token))
@@ -95,12 +99,18 @@ def test_parallel_claims_in_threads_have_one_winner(django_db_blocker: Any) -> N
     tag = secrets.token_hex(4)
     vin = f"WVWZZZ1KZ{tag.upper()}"[:17].ljust(17, "7")
     with django_db_blocker.unblock():
-        schemas = list(Partner.objects.filter(subdomain__in=["autohaus", "stadtwerk", "wallbox"]).values_list("schema_name", flat=True))
+        schemas = list(
+            Partner.objects.filter(subdomain__in=["autohaus", "stadtwerk", "wallbox"]).values_list(
+                "schema_name", flat=True
+            )
+        )
 
         def claim(n: int) -> bool:
             try:
                 with schema_context(schemas[n % 3]), transaction.atomic():
-                    result = registry.vehicle_claim(vin=vin, legislation_year=1990, application_id=10_000_000 + n)
+                    result = registry.vehicle_claim(
+                        vin=vin, legislation_year=1990, application_id=10_000_000 + n
+                    )
                     return bool(result and result.won)
             finally:
                 connection.close()

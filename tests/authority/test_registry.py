@@ -44,7 +44,11 @@ def test_the_public_schema_holds_no_plain_vin() -> None:
         cursor.execute("SELECT row_to_json(c)::text FROM public.authority_vehicleclaim c")
         rows = [r[0] for r in cursor.fetchall()]
     assert rows and all(VIN not in row and VIN.lower() not in row for row in rows)
-    assert registry.vin_hash(VIN) == registry.vin_hash(" wby8p2c05n7k12345 ") != registry.vin_hash("WBY8P2C05N7K12346")
+    assert (
+        registry.vin_hash(VIN)
+        == registry.vin_hash(" wby8p2c05n7k12345 ")
+        != registry.vin_hash("WBY8P2C05N7K12346")
+    )
     assert len(registry.vin_hash(VIN)) == 64
 
 
@@ -79,12 +83,22 @@ def test_the_same_vehicle_uploaded_again_on_the_same_partner_is_a_double_registr
         ((QuotaStatus.REJECTED_BY_PARTNER,), True),
         ((QuotaStatus.NOT_AN_ELECTRIC_CAR,), True),
         ((QuotaStatus.TEST,), True),
-        ((QuotaStatus.ENTERED, QuotaStatus.PICKED_UP, QuotaStatus.SENT_TO_UBA, QuotaStatus.REJECTED_BY_AUTHORITY), True),
+        (
+            (
+                QuotaStatus.ENTERED,
+                QuotaStatus.PICKED_UP,
+                QuotaStatus.SENT_TO_UBA,
+                QuotaStatus.REJECTED_BY_AUTHORITY,
+            ),
+            True,
+        ),
         ((QuotaStatus.COLOR_COPY_UNREADABLE,), False),
         ((QuotaStatus.ENTERED, QuotaStatus.PICKED_UP, QuotaStatus.SENT_TO_UBA, QuotaStatus.ACCEPTED), False),
     ],
 )
-def test_a_final_rejection_frees_the_vehicle_for_a_new_application(path: tuple[str, ...], frees: bool) -> None:
+def test_a_final_rejection_frees_the_vehicle_for_a_new_application(
+    path: tuple[str, ...], frees: bool
+) -> None:
     with schema_context("p_autohaus"):
         first = submitted(subdomain="autohaus", vin=VIN)
         move_along(first, *path)
@@ -108,10 +122,9 @@ def test_an_erased_application_frees_its_entry() -> None:
 def test_a_rolled_back_creation_leaves_no_claim() -> None:
     from django.db import transaction
 
-    with schema_context("p_autohaus"):
-        with pytest.raises(RuntimeError), transaction.atomic():
-            submitted(subdomain="autohaus", vin=VIN)
-            raise RuntimeError("the lock failed later")
+    with schema_context("p_autohaus"), pytest.raises(RuntimeError), transaction.atomic():
+        submitted(subdomain="autohaus", vin=VIN)
+        raise RuntimeError("the lock failed later")
     assert registry.vehicle_holder(vin=VIN, legislation_year=YEAR) is None
 
 
@@ -124,3 +137,19 @@ def test_the_holder_claiming_again_still_wins_and_a_loser_stays_refused() -> Non
         second = submitted(subdomain="stadtwerk", vin=VIN)
         with pytest.raises(Exception, match="not allowed"):
             quota_application_move(application=second, status=QuotaStatus.ENTERED, actor=None)
+
+
+def test_the_registry_is_rebuilt_under_a_new_key(settings) -> None:  # type: ignore[no-untyped-def]
+    from django.core.management import call_command
+
+    with schema_context("p_autohaus"):
+        first = submitted(subdomain="autohaus", vin=VIN)
+    with schema_context("p_stadtwerk"):
+        submitted(subdomain="stadtwerk", vin=VIN)  # the double registration claims nothing
+    settings.VIN_HASH_KEY = "rotated-key"
+    assert registry.vehicle_holder(vin=VIN, legislation_year=YEAR) is None
+
+    call_command("vehicle_registry_rebuild", verbosity=0)
+
+    holder = registry.vehicle_holder(vin=VIN, legislation_year=YEAR)
+    assert holder is not None and (holder.partner.subdomain, holder.application_id) == ("autohaus", first.pk)

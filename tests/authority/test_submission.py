@@ -29,7 +29,9 @@ def ready(django_capture_on_commit_callbacks: Any) -> Iterator[dict[str, QuotaAp
     apps = {}
     with schema_context("p_autohaus"):
         apps["a1"] = move_along(
-            submitted(subdomain="autohaus", vin=VINS[0], with_scan=True, plate="B-AB 123", energy_code="0004"),
+            submitted(
+                subdomain="autohaus", vin=VINS[0], with_scan=True, plate="B-AB 123", energy_code="0004"
+            ),
             *READY,
         )
         apps["a2"] = move_along(submitted(subdomain="autohaus", vin=VINS[1], with_scan=True), *READY)
@@ -49,7 +51,10 @@ def _status(subdomain: str, application: QuotaApplication) -> str:
 
 
 def test_candidates_are_counted_per_partner(ready: dict[str, QuotaApplication]) -> None:
-    counts = {c.partner.subdomain: (c.ready, c.without_vin) for c in services.submission_candidates(legislation_year=YEAR)}
+    counts = {
+        c.partner.subdomain: (c.ready, c.without_vin)
+        for c in services.submission_candidates(legislation_year=YEAR)
+    }
     assert counts["autohaus"] == (2, 0)
     assert counts["stadtwerk"] == (1, 1)
 
@@ -71,7 +76,9 @@ def test_a_package_takes_the_ready_applications_of_the_year_and_holds_a_pdf_per_
         archive = zipfile.ZipFile(io.BytesIO(handle.read()))
     names = sorted(archive.namelist())
     seq = {k: a.registration.sequence for k, a in ready.items()}
-    numbers = sorted([f"AUTOHAUS-{seq['a1']}-{YEAR}", f"AUTOHAUS-{seq['a2']}-{YEAR}", f"STADTWERK-{seq['s1']}-{YEAR}"])
+    numbers = sorted(
+        [f"AUTOHAUS-{seq['a1']}-{YEAR}", f"AUTOHAUS-{seq['a2']}-{YEAR}", f"STADTWERK-{seq['s1']}-{YEAR}"]
+    )
     assert names == sorted([*(f"{n}.pdf" for n in numbers), "manifest.csv"])
     for name in [n for n in names if n.endswith(".pdf")]:
         pdf = pypdfium2.PdfDocument(archive.read(name))
@@ -160,11 +167,15 @@ def test_a_partial_answer_leaves_the_rest_waiting(
     ready: dict[str, QuotaApplication], django_capture_on_commit_callbacks: Any
 ) -> None:
     submission = _sent(ready, django_capture_on_commit_callbacks)
-    report = answer_import(submission=submission, data=f"vin,result,reason\n{VINS[0]},accepted,\n".encode(), actor=None)
+    report = answer_import(
+        submission=submission, data=f"vin,result,reason\n{VINS[0]},accepted,\n".encode(), actor=None
+    )
     assert (report.accepted, report.unanswered) == (1, 2)
     submission.refresh_from_db()
     assert submission.status == AuthoritySubmission.Status.READY
-    again = answer_import(submission=submission, data=f"VIN;result\n{VINS[1]};accepted\n".encode(), actor=None)
+    again = answer_import(
+        submission=submission, data=f"VIN;result\n{VINS[1]};accepted\n".encode(), actor=None
+    )
     assert again.unanswered == 1
     with pytest.raises(AuthorityError) as refused:
         answer_import(submission=submission, data=f"VIN;result\n{VINS[0]};accepted\n".encode(), actor=None)
@@ -174,10 +185,22 @@ def test_a_partial_answer_leaves_the_rest_waiting(
 @pytest.mark.parametrize(
     ("rows", "problem"),
     [
-        (f"{VINS[0]};accepted;\nWVWZZZ1KZAW999999;accepted;\n", "Zeile 3: WVWZZZ1KZAW999999 ist in dieser Einreichung unbekannt."),
-        (f"{VINS[0]};accepted;\n{VINS[0]};rejected;doppelt\n", "Zeile 3: WVWZZZ1KZAW000001 steht schon in Zeile 2."),
-        (f"{VINS[0]};accepted;\n{VINS[1]};rejected;\n", "Zeile 3: WVWZZZ1KZAW000002: eine Ablehnung braucht einen Grund"),
-        (f"{VINS[0]};accepted;\n{VINS[1]};vielleicht;\n", "Zeile 3: WVWZZZ1KZAW000002: unbekanntes Ergebnis „vielleicht“"),
+        (
+            f"{VINS[0]};accepted;\nWVWZZZ1KZAW999999;accepted;\n",
+            "Zeile 3: WVWZZZ1KZAW999999 ist in dieser Einreichung unbekannt.",
+        ),
+        (
+            f"{VINS[0]};accepted;\n{VINS[0]};rejected;doppelt\n",
+            "Zeile 3: WVWZZZ1KZAW000001 steht schon in Zeile 2.",
+        ),
+        (
+            f"{VINS[0]};accepted;\n{VINS[1]};rejected;\n",
+            "Zeile 3: WVWZZZ1KZAW000002: eine Ablehnung braucht einen Grund",
+        ),
+        (
+            f"{VINS[0]};accepted;\n{VINS[1]};vielleicht;\n",
+            "Zeile 3: WVWZZZ1KZAW000002: unbekanntes Ergebnis „vielleicht“",
+        ),
         (f"{VINS[0]};accepted;\nKEINE-FIN;accepted;\n", "Zeile 3: „KEINEFIN“ ist keine gültige FIN."),
     ],
 )
@@ -215,7 +238,10 @@ def test_a_row_of_another_package_and_a_moved_application_are_mismatches(
         )
 
     problems = refused.value.problems
-    assert problems[0] == f"Zeile 3: WVWZZZ1KZAW000077 gehört zur UBA-Einreichung Nr. {second.pk}, nicht zu dieser."
+    assert (
+        problems[0]
+        == f"Zeile 3: WVWZZZ1KZAW000077 gehört zur UBA-Einreichung Nr. {second.pk}, nicht zu dieser."
+    )
     assert problems[1].startswith(f"Zeile 4: {VINS[2]} (STADTWERK-") and "wartet nicht mehr" in problems[1]
     assert _status("autohaus", ready["a1"]) == QuotaStatus.SENT_TO_UBA
     assert _status("autohaus", later) == QuotaStatus.SENT_TO_UBA
