@@ -43,7 +43,9 @@ def _vin(tag: str, n: int) -> str:
 def partners(django_db_blocker: Any, live_server_port: int) -> Iterator[list[Partner]]:
     tag = secrets.token_hex(3)
     with django_db_blocker.unblock():
-        made = [partner_provision(subdomain=f"bench-dup-{n}-{tag}", name=f"Bench {n}") for n in range(PARTNERS)]
+        made = [
+            partner_provision(subdomain=f"bench-dup-{n}-{tag}", name=f"Bench {n}") for n in range(PARTNERS)
+        ]
     yield made
     with django_db_blocker.unblock():
         for partner in made:
