@@ -135,13 +135,12 @@ EXPECTED_PATH: list[str] = [
     S.SENT_TO_UBA,
     S.ACCEPTED,
     S.TO_PAY,
+    S.TO_SETTLE,
     S.PAID,
     S.COMPLETED,
 ]
-# Off-path states that rejoin the path: what lies ahead of them. `to_settle` (the application
-# sits in a partner's settlement batch) is a step of the money path, but an owner's card does
-# not announce it in advance: it shows up on the timeline once it happened.
-REJOINS: dict[str, str] = {S.TO_SETTLE: S.PAID, S.PAYMENT_FAILURE: S.TO_PAY}
+# Off-path states that rejoin the path: what lies ahead of them.
+REJOINS: dict[str, str] = {S.PAYMENT_FAILURE: S.TO_PAY}
 
 # Rejections: their reason is the subtitle, shown in italics (section 4). These four need one.
 REASON_REQUIRED = {

@@ -105,8 +105,8 @@ def test_every_status_has_german_and_english_titles_and_the_card_wording() -> No
 
 
 def test_what_lies_ahead_on_the_money_path() -> None:
-    assert catalogue.ahead_of(S.ACCEPTED) == [S.TO_PAY, S.PAID, S.COMPLETED]
+    assert catalogue.ahead_of(S.ACCEPTED) == [S.TO_PAY, S.TO_SETTLE, S.PAID, S.COMPLETED]
     assert catalogue.ahead_of(S.TO_SETTLE) == [S.PAID, S.COMPLETED]
-    assert catalogue.ahead_of(S.PAYMENT_FAILURE) == [S.TO_PAY, S.PAID, S.COMPLETED]
+    assert catalogue.ahead_of(S.PAYMENT_FAILURE) == [S.TO_PAY, S.TO_SETTLE, S.PAID, S.COMPLETED]
     assert catalogue.ahead_of(S.DOUBLE_REGISTRATION) == []
     assert catalogue.ahead_of(S.COMPLETED) == []
