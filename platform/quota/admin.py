@@ -69,7 +69,7 @@ class MoveForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        moves = sorted(catalogue.allowed_moves(self.instance.status)) if self.instance.pk else []
+        moves = sorted(catalogue.partner_moves(self.instance.status)) if self.instance.pk else []
         move_to = self.fields["move_to"]
         assert isinstance(move_to, forms.ChoiceField)
         move_to.choices = [("", "—")] + [(code, QuotaStatus(code).label) for code in moves]
@@ -83,7 +83,12 @@ class MoveForm(forms.ModelForm):
 
 
 class BulkMoveForm(forms.Form):
-    status = forms.ChoiceField(choices=QuotaStatus.choices, label="Neuer Status")
+    status = forms.ChoiceField(
+        choices=[
+            (code, label) for code, label in QuotaStatus.choices if code not in catalogue.PLATFORM_MOVES
+        ],
+        label="Neuer Status",
+    )
     reason = forms.CharField(
         required=False, max_length=500, label="Begründung", widget=forms.Textarea(attrs={"rows": 2})
     )

@@ -201,8 +201,19 @@ RELEASES_VEHICLE: set[str] = {
 }
 
 
+# Moves only the platform makes (authority.services, authority.registry): the package for the
+# authority, its answer, and the registry's verdict. A partner's back office is never offered
+# them: an application marked sent by hand would be in no package and get no answer.
+PLATFORM_MOVES: set[str] = {S.SENT_TO_UBA, S.ACCEPTED, S.REJECTED_BY_AUTHORITY, S.DOUBLE_REGISTRATION}
+
+
 def allowed_moves(status: str) -> set[str]:
     return MOVES.get(status, set())
+
+
+def partner_moves(status: str) -> set[str]:
+    """What a partner's staff may do with an application in this status."""
+    return allowed_moves(status) - PLATFORM_MOVES
 
 
 def ahead_of(status: str) -> list[str]:

@@ -110,3 +110,34 @@ def test_what_lies_ahead_on_the_money_path() -> None:
     assert catalogue.ahead_of(S.PAYMENT_FAILURE) == [S.TO_PAY, S.TO_SETTLE, S.PAID, S.COMPLETED]
     assert catalogue.ahead_of(S.DOUBLE_REGISTRATION) == []
     assert catalogue.ahead_of(S.COMPLETED) == []
+
+
+def test_a_partners_back_office_is_not_offered_the_platforms_moves(client) -> None:  # type: ignore[no-untyped-def]
+    from quota.services import back_office_staff_ensure
+    from tests.staff_login import client_staff_login
+
+    host = "autohaus.localhost"
+    with schema_context("p_autohaus"):
+        back_office_staff_ensure(username="anna", email="anna@autohaus.example", password="Staff_2026!")
+        picked = ApplicationFactory.create(status=S.PICKED_UP)
+        sent = ApplicationFactory.create(status=S.SENT_TO_UBA)
+    client_staff_login(client, host=host, username="anna", password="Staff_2026!")
+
+    picked_page = client.get(f"/admin/quota/quotaapplication/{picked.pk}/change/", HTTP_HOST=host).text
+    sent_page = client.get(f"/admin/quota/quotaapplication/{sent.pk}/change/", HTTP_HOST=host).text
+    by_hand = client.post(
+        "/admin/quota/quotaapplication/",
+        {
+            "action": "move_selected",
+            "_selected_action": [str(picked.pk)],
+            "apply": "1",
+            "status": S.SENT_TO_UBA,
+        },
+        HTTP_HOST=host,
+    )
+
+    assert 'value="qa_manually_rejected"' in picked_page and 'value="qa_sent_to_uba"' not in picked_page
+    assert 'value="qa_accepted"' not in sent_page and 'value="qa_rejected_by_authority"' not in sent_page
+    assert by_hand.status_code == 200  # the form refuses the choice
+    with schema_context("p_autohaus"):
+        assert QuotaApplication.objects.get(pk=picked.pk).status == S.PICKED_UP

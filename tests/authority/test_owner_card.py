@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client as HttpClient
 from django_tenants.utils import schema_context
@@ -60,3 +62,30 @@ def test_a_double_registration_card_gives_the_reason_and_nothing_of_the_other_pa
     assert "bereits eine THG-Quote beantragt" in current["details"]["subtitles"][0]
     body = str(card).lower()
     assert "autohaus" not in body and first_owner.email.lower() not in body
+
+
+def test_the_authoritys_rejection_reason_is_on_the_owners_card(
+    client: HttpClient, django_capture_on_commit_callbacks: Any
+) -> None:
+    from authority.services import answer_import, submission_create
+
+    with schema_context("p_stadtwerk"):
+        application = move_along(
+            submitted(subdomain="stadtwerk", vin=VIN, with_scan=True), S.ENTERED, S.PICKED_UP
+        )
+        owner = application.registration.owner
+    with django_capture_on_commit_callbacks(execute=True):
+        submission = submission_create(legislation_year=application.legislation_year, actor=None)
+    answer_import(
+        submission=submission,
+        data=f"VIN;result;reason\n{VIN};rejected;Fahrzeug nicht zugelassen\n".encode(),
+        actor=None,
+    )
+
+    with schema_context("p_stadtwerk"):
+        [card] = _cards(client, "stadtwerk", owner)
+    assert card["status_timeline"][-1] == {
+        "status": S.REJECTED_BY_AUTHORITY,
+        "position": "current",
+        "details": {"title": "Vom Umweltbundesamt abgelehnt", "subtitles": ["Fahrzeug nicht zugelassen"]},
+    }
