@@ -92,7 +92,7 @@ def test_parallel_lock_calls_for_the_same_vehicles_on_two_partners_leave_one_win
         assert DoubleRegistration.objects.filter(partner_id__in=partner_ids).count() == VEHICLES
 
 
-def test_parallel_claims_in_threads_have_one_winner(django_db_blocker: Any) -> None:
+def test_parallel_claims_in_threads_have_one_winner(django_db_setup: None, django_db_blocker: Any) -> None:
     """The registry alone: 40 threads, each its own connection and transaction, one vehicle."""
     from django.db import connection, transaction
 
@@ -122,3 +122,73 @@ def test_parallel_claims_in_threads_have_one_winner(django_db_blocker: Any) -> N
             assert VehicleClaim.objects.filter(vin_hash=registry.vin_hash(vin)).count() == 1
         finally:
             VehicleClaim.objects.filter(vin_hash=registry.vin_hash(vin)).delete()
+
+
+def test_two_admins_building_packages_at_once_never_send_an_application_twice(
+    django_db_setup: None, django_db_blocker: Any
+) -> None:
+    """Two packages for the same year in parallel (own connections, committed rows): every ready
+    application lands in exactly one of them, and the other package takes none of its."""
+    from django.core.files.base import ContentFile
+    from django.core.files.storage import default_storage
+    from django.db import connection
+
+    from authority.models import AuthoritySubmission
+    from authority.services import AuthorityError, submission_create
+    from quota.services import quota_application_move
+    from registrations.models import BevRegistration
+    from tests.authority.helpers import scan_bytes
+
+    year = 2031
+    with django_db_blocker.unblock():
+        partner = partner_provision(subdomain=f"uba-par-{secrets.token_hex(3)}", name="UBA parallel")
+        try:
+            with schema_context(partner.schema_name):
+                for n in range(8):
+                    registration = RegistrationFactory.create(
+                        vin=f"WVWZZZ1KZPAR{n:05d}", registration_years=[year]
+                    )
+                    default_storage.save(registration.zlb_scan, ContentFile(scan_bytes()))
+                    client = ClientFactory.create(owner=registration.owner)
+                    from quota.services import quota_applications_create
+                    from tenants.config_schema import PartnerConfig
+
+                    [application] = quota_applications_create(
+                        registration=registration,
+                        client=client,
+                        config=PartnerConfig.model_validate(partner.config),
+                        actor=None,
+                    )
+                    for status in (QuotaStatus.ENTERED, QuotaStatus.PICKED_UP):
+                        application = quota_application_move(
+                            application=application, status=status, actor=None
+                        )
+
+            def build(_: int) -> int:
+                try:
+                    return submission_create(legislation_year=year, actor=None).count
+                except AuthorityError:
+                    return 0
+                finally:
+                    connection.close()
+
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                counts = list(pool.map(build, range(2)))
+
+            assert sum(counts) == 8
+            with schema_context(partner.schema_name):
+                assert set(QuotaApplication.objects.values_list("status", flat=True)) == {
+                    QuotaStatus.SENT_TO_UBA
+                }
+            submissions = AuthoritySubmission.objects.filter(legislation_year=year)
+            assert sum(s.items.count() for s in submissions) == 8
+            assert all(s.status == AuthoritySubmission.Status.READY for s in submissions)
+        finally:
+            for submission in AuthoritySubmission.objects.filter(legislation_year=year):
+                if submission.file:
+                    default_storage.delete(submission.file)
+                submission.delete()
+            with schema_context(partner.schema_name):
+                for scan in BevRegistration.objects.values_list("zlb_scan", flat=True):
+                    default_storage.delete(scan)
+            partner.delete(force_drop=True)
