@@ -127,6 +127,8 @@ SHARED_APPS = [
     "ninja",
     "huey.contrib.djhuey",
     "django.contrib.postgres",
+    # Public schema: the double-registration registry and the authority (UBA) submissions.
+    "authority",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
@@ -567,3 +569,14 @@ DEVICE_COOKIE_AGE = 365 * 24 * 3600
 # set its own so a SECRET_KEY change never touches stored data (moving there: list the new key,
 # then the current SECRET_KEY, and run the command once).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEYS")
+
+# The double-registration registry (authority.registry) keys vehicles by HMAC-SHA256 of the
+# VIN, so the public schema never holds a plain VIN. Its own key, by default derived from
+# SECRET_KEY (never equal to it). Changing it orphans the registry: run
+# `manage.py vehicle_registry_rebuild` afterwards (it rehashes from the partner schemas).
+VIN_HASH_KEY = (
+    os.environ.get("VIN_HASH_KEY", "")
+    or hmac.new(SECRET_KEY.encode(), b"thg.vin-registry-key", hashlib.sha256).hexdigest()
+)
+if VIN_HASH_KEY in PUBLISHED_SECRET_KEYS or VIN_HASH_KEY == SECRET_KEY:
+    raise RuntimeError("VIN_HASH_KEY must be its own random value")

@@ -99,7 +99,7 @@ class MoveForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        moves = sorted(catalogue.allowed_moves(self.instance.status)) if self.instance.pk else []
+        moves = sorted(catalogue.partner_moves(self.instance.status)) if self.instance.pk else []
         move_to = self.fields["move_to"]
         assert isinstance(move_to, forms.ChoiceField)
         move_to.choices = [("", "—")] + [(code, status_name(code)) for code in moves]
@@ -113,7 +113,11 @@ class MoveForm(forms.ModelForm):
 
 
 class BulkMoveForm(forms.Form):
-    status = forms.ChoiceField(choices=status_choices, label="Neuer Status")
+    # The back office's moves only: the platform's (authority, double registration) are not offered.
+    status = forms.ChoiceField(
+        choices=lambda: [(code, name) for code, name in status_choices() if code not in catalogue.PLATFORM_MOVES],
+        label="Neuer Status",
+    )
     reason = forms.CharField(
         required=False, max_length=500, label="Begründung", widget=forms.Textarea(attrs={"rows": 2})
     )

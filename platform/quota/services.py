@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from authority import registry
 from billing.models import Client
 from operations.attribution import client_attribution, single_deal_refusal
 from operations.models import SingleDeal
@@ -23,6 +24,12 @@ VEHICLE_TAKEN = "QA001"  # this vehicle already has an application for that year
 ILLEGAL_MOVE = "QA002"  # the catalogue does not allow this move
 REASON_MISSING = "QA003"  # this rejection needs a reason
 YEAR_NOT_ALLOWED = "QA004"  # a year the partner does not offer
+
+# What the owner reads on the card of a double registration: nothing of the other application.
+DOUBLE_REGISTRATION_REASON = (
+    "Für dieses Fahrzeug wurde für {year} bereits eine THG-Quote beantragt. "
+    "Eine Quote kann je Fahrzeug und Jahr nur einmal ausgezahlt werden."
+)
 
 
 class QuotaError(Exception):
@@ -69,8 +76,29 @@ def quota_applications_create(
             )
             if is_new:
                 StatusChange.objects.create(application=application, status=QuotaStatus.CREATED, actor=actor)
+                application = vehicle_claim_or_reject(application=application, vin=registration.vin)
                 created.append(application)
     return created
+
+
+def vehicle_claim_or_reject(*, application: QuotaApplication, vin: str) -> QuotaApplication:
+    """Claim the vehicle and year in the cross-partner registry (authority.registry); a vehicle
+    another application holds makes this one a double registration. Runs inside the caller's
+    transaction: a rolled-back creation leaves no claim."""
+    claim = registry.vehicle_claim(
+        vin=vin, legislation_year=application.legislation_year, application_id=application.pk
+    )
+    if claim is None or claim.won:
+        return application
+    registry.double_registration_record(
+        vin=vin, legislation_year=application.legislation_year, application_id=application.pk, claim=claim
+    )
+    return quota_application_move(
+        application=application,
+        status=QuotaStatus.DOUBLE_REGISTRATION,
+        actor=None,
+        reason=DOUBLE_REGISTRATION_REASON.format(year=application.legislation_year),
+    )
 
 
 def quota_application_move(
@@ -90,6 +118,8 @@ def quota_application_move(
         application.status = status
         application.save(update_fields=["status", "updated_at"])
         StatusChange.objects.create(application=application, status=status, actor=actor, reason=reason[:500])
+        if status in catalogue.RELEASES_VEHICLE:
+            registry.vehicle_release(application_id=application.pk)
     return application
 
 
@@ -153,6 +183,7 @@ def quota_application_resubmit(
         except IntegrityError:
             raise QuotaError(VEHICLE_TAKEN, "vehicle") from None
         StatusChange.objects.create(application=new, status=QuotaStatus.CREATED, actor=actor)
+        new = vehicle_claim_or_reject(application=new, vin=registration.vin)
     return new
 
 

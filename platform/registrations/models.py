@@ -30,6 +30,7 @@ class BevRegistration(models.Model):
     classifier_skipped = models.BooleanField(default=False)
     # What the reader found on the document (empty when unreadable or skipped).
     vin = models.CharField(max_length=17, blank=True)
+    plate = models.CharField(max_length=20, blank=True)  # registration plate (field A)
     first_registration = models.DateField(null=True, blank=True)
     vehicle_class = models.CharField(max_length=10, blank=True)
     energy_code = models.CharField(max_length=4, blank=True)

@@ -150,6 +150,7 @@ def registration_create(
         height=prepared.height,
         classifier_skipped=skip_classifier,
         vin=reading.vin or "",
+        plate=reading.plate or "",
         first_registration=reading.first_registration,
         vehicle_class=reading.vehicle_class or "",
         energy_code=reading.energy_code or "",

@@ -1,0 +1,306 @@
+"""The platform admin (public host only, staff login with the second factor): UBA packages per
+legislation year (build, download, import the answer, rebuild) and the double-registration
+registry. Partners never see any of this: nothing here is registered on a partner's host."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.files.storage import default_storage
+from django.db.models import QuerySet
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from accounts.models import User
+from authority import registry, services
+from authority.models import (
+    AuthorityAuditEntry,
+    AuthoritySubmission,
+    AuthoritySubmissionItem,
+    DoubleRegistration,
+    VehicleClaim,
+)
+from tenants.middleware import request_partner
+
+ANSWER_FIELD = "answer"
+
+
+class PublicHostOnly:
+    """The platform's own models: on the public host only, read-only unless said otherwise."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and super().has_module_permission(request)  # type: ignore[misc]
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is None and super().has_view_permission(request, obj)  # type: ignore[misc]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _user(request: HttpRequest) -> User | None:
+    return request.user if isinstance(request.user, User) else None
+
+
+class SubmissionCreateForm(forms.Form):
+    legislation_year = forms.IntegerField(label="Verpflichtungsjahr", min_value=2022, max_value=2100)
+    limit = forms.IntegerField(
+        label="Höchstens (leer: alle bereiten Anträge)", required=False, min_value=1, max_value=100_000
+    )
+
+
+class AnswerForm(forms.Form):
+    answer = forms.FileField(label="Antwort des Umweltbundesamts (CSV: VIN;result;reason)")
+
+
+class ItemInline(admin.TabularInline):
+    model = AuthoritySubmissionItem
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("application_number", "partner", "result", "reason")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuthoritySubmission)
+class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    list_display = ["number", "legislation_year", "status", "count", "created_by", "created_at", "download"]
+    list_filter = ["legislation_year", "status"]
+    fields = readonly_fields = (
+        "number",
+        "legislation_year",
+        "status",
+        "count",
+        "created_by",
+        "created_at",
+        "error",
+        "tools",
+    )
+    inlines = [ItemInline]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return request_partner(request) is None and request.user.has_perm("authority.add_authoritysubmission")
+
+    def _may_change(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and request.user.has_perm(
+            "authority.change_authoritysubmission"
+        )
+
+    @admin.display(description="Nr.", ordering="pk")
+    def number(self, obj: AuthoritySubmission) -> int:
+        return obj.pk
+
+    @admin.display(description="Paket")
+    def download(self, obj: AuthoritySubmission) -> str:
+        if not obj.file:
+            return "–"
+        url = reverse("admin:authority_authoritysubmission_download", args=[obj.pk])
+        return format_html('<a href="{}">ZIP herunterladen</a>', url)
+
+    @admin.display(description="Aktionen")
+    def tools(self, obj: AuthoritySubmission) -> str:
+        answer = reverse("admin:authority_authoritysubmission_answer", args=[obj.pk])
+        rebuild = reverse("admin:authority_authoritysubmission_rebuild", args=[obj.pk])
+        return format_html(
+            '{} · <a href="{}">Antwort einspielen</a> · <a href="{}">Paket neu erstellen</a>',
+            self.download(obj),
+            answer,
+            rebuild,
+        )
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        return [
+            path(
+                "<int:pk>/download/", view(self.download_view), name="authority_authoritysubmission_download"
+            ),
+            path("<int:pk>/answer/", view(self.answer_view), name="authority_authoritysubmission_answer"),
+            path("<int:pk>/rebuild/", view(self.rebuild_view), name="authority_authoritysubmission_rebuild"),
+            *super().get_urls(),
+        ]
+
+    def _context(self, request: HttpRequest, title: str, **extra: Any) -> dict[str, Any]:
+        return {**self.admin_site.each_context(request), "title": title, "opts": self.model._meta, **extra}
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        """Choose a year, see what is ready per partner, then build the package."""
+        if not self.has_add_permission(request):
+            raise Http404
+        data = (
+            request.POST
+            if request.method == "POST"
+            else request.GET
+            if "legislation_year" in request.GET
+            else None
+        )
+        form = SubmissionCreateForm(data, initial={"legislation_year": timezone.localdate().year})
+        candidates = None
+        if data is not None and form.is_valid():
+            year = form.cleaned_data["legislation_year"]
+            if request.method == "POST" and "build" in request.POST:
+                try:
+                    submission = services.submission_create(
+                        legislation_year=year, actor=_user(request), limit=form.cleaned_data["limit"]
+                    )
+                except services.AuthorityError as refused:
+                    self.message_user(request, refused.message, messages.ERROR)
+                else:
+                    self.message_user(
+                        request,
+                        f"UBA-Einreichung Nr. {submission.pk}: {submission.count} Anträge an das Umweltbundesamt "
+                        "übermittelt; das Paket wird erstellt.",
+                    )
+                    return HttpResponseRedirect(
+                        reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
+                    )
+            candidates = services.submission_candidates(legislation_year=year)
+        return TemplateResponse(
+            request,
+            "admin/authority/submission_add.html",
+            self._context(request, "Neue UBA-Einreichung", form=form, candidates=candidates),
+        )
+
+    def download_view(self, request: HttpRequest, pk: int) -> FileResponse:
+        if not self.has_view_permission(request):
+            raise Http404
+        submission = get_object_or_404(AuthoritySubmission, pk=pk)
+        if not submission.file:
+            raise Http404
+        try:
+            handle = default_storage.open(submission.file, "rb")
+        except FileNotFoundError:
+            raise Http404 from None
+        services.audit_record(actor=_user(request), action="submission_download", submission=submission)
+        return FileResponse(
+            handle,
+            as_attachment=True,
+            filename=f"uba-{submission.legislation_year}-{submission.pk}.zip",
+            content_type="application/zip",
+            headers={"Cache-Control": "private, no-store"},
+        )
+
+    def answer_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not self._may_change(request):
+            raise Http404
+        submission = get_object_or_404(AuthoritySubmission, pk=pk)
+        form = AnswerForm(request.POST or None, request.FILES or None)
+        problems: list[str] = []
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data[ANSWER_FIELD]
+            if upload.size > services.ANSWER_MAX_BYTES:
+                form.add_error(ANSWER_FIELD, "Die Antwortdatei ist größer als 10 MB.")
+            else:
+                try:
+                    report = services.answer_import(
+                        submission=submission, data=upload.read(), actor=_user(request)
+                    )
+                except services.AuthorityError as refused:
+                    form.add_error(ANSWER_FIELD, refused.message)
+                    problems = refused.problems
+                else:
+                    self.message_user(
+                        request,
+                        f"Antwort eingespielt: {report.accepted} angenommen, {report.rejected} abgelehnt, "
+                        f"{report.unanswered} noch ohne Antwort.",
+                    )
+                    return HttpResponseRedirect(
+                        reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
+                    )
+        return TemplateResponse(
+            request,
+            "admin/authority/answer_import.html",
+            self._context(
+                request,
+                f"Antwort einspielen: UBA-Einreichung Nr. {submission.pk}",
+                form=form,
+                problems=problems,
+                submission=submission,
+            ),  # fmt: skip
+            status=400 if problems or form.errors else 200,
+        )
+
+    def rebuild_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not self._may_change(request):
+            raise Http404
+        submission = get_object_or_404(AuthoritySubmission, pk=pk)
+        if request.method == "POST":
+            services.submission_rebuild(submission=submission, actor=_user(request))
+            self.message_user(request, "Das Paket wird neu erstellt.")
+            return HttpResponseRedirect(
+                reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
+            )
+        return TemplateResponse(
+            request,
+            "admin/authority/rebuild.html",
+            self._context(
+                request, f"Paket neu erstellen: UBA-Einreichung Nr. {submission.pk}", submission=submission
+            ),
+        )
+
+
+@admin.register(VehicleClaim)
+class VehicleClaimAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    """Search by VIN: the term is hashed with the registry key; the VIN itself is never stored."""
+
+    list_display = ["short_hash", "legislation_year", "partner", "application_id", "created_at"]
+    list_filter = ["legislation_year", "partner"]
+    search_fields = ["vin_hash"]
+    search_help_text = "FIN eingeben (sie wird nur verschlüsselt verglichen)"
+    list_select_related = ["partner"]
+
+    @admin.display(description="Fahrzeug (HMAC der FIN)")
+    def short_hash(self, obj: VehicleClaim) -> str:
+        return obj.vin_hash[:16] + "…"
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[VehicleClaim], search_term: str
+    ) -> tuple[QuerySet[VehicleClaim], bool]:
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(vin_hash=registry.vin_hash(search_term)), False
+
+
+@admin.register(DoubleRegistration)
+class DoubleRegistrationAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    list_display = [
+        "created_at",
+        "legislation_year",
+        "partner",
+        "application_id",
+        "holder_partner",
+        "holder_application_id",
+    ]
+    list_filter = ["legislation_year", "partner", "holder_partner"]
+    search_fields = ["vin_hash"]
+    search_help_text = "FIN eingeben"
+    list_select_related = ["partner", "holder_partner"]
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[DoubleRegistration], search_term: str
+    ) -> tuple[QuerySet[DoubleRegistration], bool]:
+        if not search_term.strip():
+            return queryset, False
+        return queryset.filter(vin_hash=registry.vin_hash(search_term)), False
+
+
+@admin.register(AuthorityAuditEntry)
+class AuthorityAuditEntryAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    list_display = ["created_at", "actor", "action", "submission", "detail"]
+    list_filter = ["action"]
+    list_select_related = ["actor", "submission"]

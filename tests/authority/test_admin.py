@@ -1,0 +1,154 @@
+"""The platform admin's UBA pages over HTTP, through every middleware and the staff login with
+its second factor, on the public host; nothing of it on a partner's host."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client as HttpClient
+from django_tenants.utils import schema_context
+
+from accounts.models import User
+from authority.models import AuthorityAuditEntry, AuthoritySubmission, VehicleClaim
+from quota.models import QuotaApplication, QuotaStatus
+from quota.services import back_office_staff_ensure
+from tests.authority.helpers import READY, YEAR, move_along, submitted
+from tests.staff_login import client_staff_login
+
+pytestmark = pytest.mark.django_db
+PUBLIC = "localhost"
+BASE = "/admin/authority/authoritysubmission/"
+VINS = ["WVWZZZ1KZAW100001", "WVWZZZ1KZAW100002"]
+
+
+@pytest.fixture
+def admin_client(client: HttpClient) -> HttpClient:
+    User.objects.create_superuser("plattform", "plattform@example.com", "Plattform_2026!")
+    client_staff_login(client, host=PUBLIC, username="plattform", password="Plattform_2026!")
+    return client
+
+
+@pytest.fixture
+def ready() -> list[QuotaApplication]:
+    with schema_context("p_autohaus"):
+        a = move_along(submitted(subdomain="autohaus", vin=VINS[0], with_scan=True), *READY)
+    with schema_context("p_wallbox"):
+        b = move_along(submitted(subdomain="wallbox", vin=VINS[1], with_scan=True), *READY)
+    return [a, b]
+
+
+def test_the_platform_admin_builds_downloads_and_answers_a_package(
+    admin_client: HttpClient, ready: list[QuotaApplication], django_capture_on_commit_callbacks: Any
+) -> None:
+    # given: the year's ready applications, counted per partner
+    preview = admin_client.get(f"{BASE}add/", {"legislation_year": YEAR}, HTTP_HOST=PUBLIC)
+    assert preview.status_code == 200
+    assert "autohaus" in preview.text and "wallbox" in preview.text
+
+    # when: the package is built
+    with django_capture_on_commit_callbacks(execute=True):
+        built = admin_client.post(f"{BASE}add/", {"legislation_year": YEAR, "build": "1"}, HTTP_HOST=PUBLIC)
+    assert built.status_code == 302
+    submission = AuthoritySubmission.objects.get()
+    assert submission.status == AuthoritySubmission.Status.READY and submission.count == 2
+    page = admin_client.get(built["Location"], HTTP_HOST=PUBLIC)
+    assert (
+        "ZIP herunterladen" in page.text and f"AUTOHAUS-{ready[0].registration.sequence}-{YEAR}" in page.text
+    )
+
+    download = admin_client.get(f"{BASE}{submission.pk}/download/", HTTP_HOST=PUBLIC)
+    assert download.status_code == 200
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))  # type: ignore[attr-defined]
+    assert (
+        len([n for n in archive.namelist() if n.endswith(".pdf")]) == 2
+        and "manifest.csv" in archive.namelist()
+    )
+
+    # then: a bad answer is refused with every problem listed, and nothing moves
+    bad = admin_client.post(
+        f"{BASE}{submission.pk}/answer/",
+        {
+            "answer": SimpleUploadedFile(
+                "antwort.csv",
+                f"VIN;result;reason\n{VINS[0]};accepted;\nWVWZZZ1KZAW999999;accepted;\n".encode(),
+            )
+        },
+        HTTP_HOST=PUBLIC,
+    )
+    assert bad.status_code == 400
+    assert (
+        "nichts wurde geändert" in bad.text
+        and "WVWZZZ1KZAW999999 ist in dieser Einreichung unbekannt" in bad.text
+    )
+    with schema_context("p_autohaus"):
+        assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.SENT_TO_UBA
+
+    good = admin_client.post(
+        f"{BASE}{submission.pk}/answer/",
+        {
+            "answer": SimpleUploadedFile(
+                "antwort.csv",
+                f"VIN;result;reason\n{VINS[0]};accepted;\n{VINS[1]};rejected;Kein BEV laut KBA\n".encode(),
+            )
+        },
+        HTTP_HOST=PUBLIC,
+        follow=True,
+    )
+    assert "1 angenommen, 1 abgelehnt, 0 noch ohne Antwort" in good.text
+    with schema_context("p_autohaus"):
+        assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.ACCEPTED
+    with schema_context("p_wallbox"):
+        assert QuotaApplication.objects.get(pk=ready[1].pk).status == QuotaStatus.REJECTED_BY_AUTHORITY
+    actions = set(AuthorityAuditEntry.objects.values_list("action", flat=True))
+    assert {"submission_create", "submission_download", "answer_refused", "answer_import"} <= actions
+    assert AuthorityAuditEntry.objects.filter(action="answer_import").get().actor.username == "plattform"  # type: ignore[union-attr]
+
+
+def test_the_registry_is_searched_by_vin_and_shows_only_hashes(
+    admin_client: HttpClient, ready: list[QuotaApplication]
+) -> None:
+    listing = admin_client.get("/admin/authority/vehicleclaim/", {"q": VINS[0].lower()}, HTTP_HOST=PUBLIC)
+    assert listing.status_code == 200
+    assert VINS[0] not in listing.text
+    assert (
+        VehicleClaim.objects.get(application_id=ready[0].pk, partner__subdomain="autohaus").vin_hash[:16]
+        in listing.text
+    )
+    assert "1 Ergebnis" in listing.text or "1 result" in listing.text
+
+
+def test_an_empty_year_is_refused_with_a_message(admin_client: HttpClient) -> None:
+    page = admin_client.post(f"{BASE}add/", {"legislation_year": 2023, "build": "1"}, HTTP_HOST=PUBLIC)
+    assert page.status_code == 200 and "kein Antrag bereit" in page.text
+    assert not AuthoritySubmission.objects.exists()
+
+
+def test_a_partners_host_has_no_authority_pages(client: HttpClient) -> None:
+    with schema_context("p_autohaus"):
+        back_office_staff_ensure(username="anna", email="anna@autohaus.example", password="Staff_2026!")
+        User.objects.filter(username="anna").update(is_superuser=True)
+    client_staff_login(client, host="autohaus.localhost", username="anna", password="Staff_2026!")
+    for url in (
+        f"{BASE}",
+        f"{BASE}add/",
+        "/admin/authority/vehicleclaim/",
+        "/admin/authority/doubleregistration/",
+    ):
+        assert client.get(url, HTTP_HOST="autohaus.localhost").status_code in (403, 404), url
+
+
+def test_without_the_second_factor_nothing_opens(client: HttpClient) -> None:
+    User.objects.create_superuser("halb", "halb@example.com", "Plattform_2026!")
+    page = client.get("/admin/login/", HTTP_HOST=PUBLIC)
+    token = page.text.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    client.post(
+        "/admin/login/",
+        {"username": "halb", "password": "Plattform_2026!", "csrfmiddlewaretoken": token},
+        HTTP_HOST=PUBLIC,
+    )
+    response = client.get(f"{BASE}add/", HTTP_HOST=PUBLIC)
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
