@@ -24,6 +24,7 @@ from config.api_errors import (
 )
 from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
 from config.i18n import request_language
+from operations.money_api import router as money_router
 from quota.api import router as quota_router
 from registrations.api import router as registrations_router
 from tenants.api import router as tenants_router
@@ -84,6 +85,8 @@ api.add_router("/", accounts_router)
 api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 api.add_router("/", quota_router)
+# Issue 17: bulk uploads and settlement batches of the partner area.
+api.add_router("/partner/", money_router)
 
 logger = logging.getLogger("django.request")
 

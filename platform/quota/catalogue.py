@@ -63,13 +63,19 @@ CATALOGUE: dict[str, StatusInfo] = {
         "Ihre Quote wurde bestätigt.",
         "Your quota has been confirmed.",
     ),
-    S.TO_SETTLE: StatusInfo("to_settle", "Zur Abrechnung", "To settle"),
     S.TO_PAY: StatusInfo(
         "to_pay",
         "Zur Auszahlung freigegeben",
         "To pay",
-        "Die Auszahlung ist angewiesen.",
-        "The payout has been released.",
+        "Ihre Prämie ist zur Auszahlung freigegeben.",
+        "Your premium has been released for payout.",
+    ),
+    S.TO_SETTLE: StatusInfo(
+        "to_settle",
+        "Auszahlung in Vorbereitung",
+        "Payout being prepared",
+        "Ihre Auszahlung ist für den nächsten Zahlungslauf eingeplant.",
+        "Your payout is scheduled for the next payment run.",
     ),
     S.PAID: StatusInfo(
         "paid",
@@ -85,7 +91,13 @@ CATALOGUE: dict[str, StatusInfo] = {
         "Bitte prüfen Sie Ihre Bankverbindung.",
         "Please check your bank details.",
     ),
-    S.COMPLETED: StatusInfo("completed", "Abgeschlossen", "Completed"),
+    S.COMPLETED: StatusInfo(
+        "completed",
+        "Abgeschlossen",
+        "Completed",
+        "Ihre Registrierung für dieses Jahr ist abgeschlossen.",
+        "Your registration for this year is complete.",
+    ),
     S.TEST: StatusInfo("test", "Test", "Test"),
     S.DOUBLE_REGISTRATION: StatusInfo(
         "rejected_manually_not_eligible", "Abgelehnt: Doppelte Registrierung", "Rejected: double registration"
@@ -126,8 +138,10 @@ EXPECTED_PATH: list[str] = [
     S.PAID,
     S.COMPLETED,
 ]
-# Off-path states that rejoin the path: what lies ahead of them.
-REJOINS: dict[str, str] = {S.TO_SETTLE: S.TO_PAY, S.PAYMENT_FAILURE: S.TO_PAY}
+# Off-path states that rejoin the path: what lies ahead of them. `to_settle` (the application
+# sits in a partner's settlement batch) is a step of the money path, but an owner's card does
+# not announce it in advance: it shows up on the timeline once it happened.
+REJOINS: dict[str, str] = {S.TO_SETTLE: S.PAID, S.PAYMENT_FAILURE: S.TO_PAY}
 
 # Rejections: their reason is the subtitle, shown in italics (section 4). These four need one.
 REASON_REQUIRED = {
@@ -144,16 +158,21 @@ REJECTIONS = REASON_REQUIRED | {
 }
 
 _EARLY_REJECTIONS = REJECTIONS - {S.REJECTED_BY_AUTHORITY}
+# The money path (issue 17): the authority's answer (accepted / rejected_by_authority), then
+# the partner's payout: to_pay -> to_settle (in a settlement batch) -> paid -> completed; a
+# failed transfer (from the batch, or a bank return after paid) goes to payment_failure and,
+# with corrected bank details, back to to_pay; a failure that was paid after all goes to paid.
+# A batch that is dropped gives its applications back (to_settle -> to_pay).
 MOVES: dict[str, set[str]] = {
     S.CREATED: {S.ENTERED, S.PICKED_UP, S.TEST} | _EARLY_REJECTIONS,
     S.ENTERED: {S.PICKED_UP, S.TEST} | _EARLY_REJECTIONS,
     S.PICKED_UP: {S.SENT_TO_UBA} | _EARLY_REJECTIONS,
     S.SENT_TO_UBA: {S.ACCEPTED, S.REJECTED_BY_AUTHORITY, S.DOUBLE_REGISTRATION},
-    S.ACCEPTED: {S.TO_SETTLE, S.TO_PAY},
-    S.TO_SETTLE: {S.TO_PAY},
-    S.TO_PAY: {S.PAID, S.PAYMENT_FAILURE},
-    S.PAYMENT_FAILURE: {S.TO_PAY},
-    S.PAID: {S.COMPLETED},
+    S.ACCEPTED: {S.TO_PAY},
+    S.TO_PAY: {S.TO_SETTLE},
+    S.TO_SETTLE: {S.PAID, S.PAYMENT_FAILURE, S.TO_PAY},
+    S.PAID: {S.COMPLETED, S.PAYMENT_FAILURE},
+    S.PAYMENT_FAILURE: {S.TO_PAY, S.PAID},
     # A new, readable image puts the application back into the queue.
     S.COLOR_COPY_UNREADABLE: {S.ENTERED},
     S.COMPLETED: set(),
@@ -165,6 +184,21 @@ MOVES: dict[str, set[str]] = {
     S.MANUALLY_REJECTED: set(),
     S.REJECTED_BY_AUTHORITY: set(),
     S.REJECTED_BY_PARTNER: set(),
+}
+
+# Statuses that give up the vehicle's place in the double-registration registry
+# (authority.registry): final rejections and test applications no longer claim the quota, so
+# the same vehicle may be registered again for that year (on this partner or another one).
+# `color_copy_unreadable` keeps it (a new image puts the application back on the path);
+# `double_registration` never held it.
+RELEASES_VEHICLE: set[str] = {
+    S.NOT_AN_ELECTRIC_CAR,
+    S.APPROVAL_DATE_IN_THE_FUTURE,
+    S.REJECTED_BY_PLATFORM,
+    S.MANUALLY_REJECTED,
+    S.REJECTED_BY_AUTHORITY,
+    S.REJECTED_BY_PARTNER,
+    S.TEST,
 }
 
 
