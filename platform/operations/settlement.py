@@ -331,8 +331,11 @@ def sepa_transfers(batch: SettlementBatch, items: list[SettlementItem] | None = 
             batch.items.filter(method=SettlementItem.Method.SEPA)
             .exclude(status=SettlementItem.Status.FAILED)
             .select_related("application__registration")
-            .order_by("owner_id", "iban", "application__registration__sequence", "application__legislation_year")
         )
+    # Sorted here: the IBAN is stored encrypted, its column does not sort.
+    items.sort(
+        key=lambda i: (i.owner_id, i.iban, i.payee_name, i.application.registration.sequence, i.application.legislation_year)
+    )
     prefix = "THG-Praemie Antrag "
     transfers = []
     for (_, iban, name), group in groupby(items, key=lambda item: (item.owner_id, item.iban, item.payee_name)):

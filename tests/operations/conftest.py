@@ -12,6 +12,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from staff.models import StaffMember
+from tenants.directory import directory
 from tenants.models import Partner
 from tests.partner_staff import partner_session, staff_member
 
@@ -36,6 +37,7 @@ def money_config(partner: Partner, **changes: Any) -> None:
     }
     partner.config = config
     partner.save()
+    directory.clear()  # the next request reads the partner again
 
 
 @pytest.fixture

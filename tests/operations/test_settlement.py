@@ -142,7 +142,7 @@ def test_the_sepa_file_validates_and_pays_one_transfer_per_owner(
     transactions = root.findall(".//p:CdtTrfTxInf", ns)
     assert len(transactions) == 2
     assert root.find(".//p:GrpHdr/p:NbOfTxs", ns).text == "2"  # type: ignore[union-attr]
-    assert root.find(".//p:GrpHdr/p:CtrlSum", ns).text == "170.00"  # type: ignore[union-attr]
+    assert root.find(".//p:GrpHdr/p:CtrlSum", ns).text == "255.00"  # type: ignore[union-attr]
     assert root.find(".//p:DbtrAcct/p:Id/p:IBAN", ns).text == "DE89370400440532013000"  # type: ignore[union-attr]
     by_iban = {tx.find("p:CdtrAcct/p:Id/p:IBAN", ns).text: tx for tx in transactions}  # type: ignore[union-attr]
     mine = by_iban["DE89370400440532013000"]
@@ -323,7 +323,7 @@ def test_only_partner_admins_see_or_touch_settlement_batches(
     ]
 
     assert [c.status_code for c in calls] == [403] * 6
-    assert calls[0].json() == {"detail": "Dafür fehlt Ihnen die Berechtigung."}
+    assert calls[0].json()["detail"] == "Dafür fehlt Ihnen die Berechtigung."
     assert statuses(application) == [QuotaStatus.TO_SETTLE]
 
 
