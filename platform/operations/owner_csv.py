@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
+from text_unidecode import unidecode
 
 from billing.validation import client_validate
 from tenants.config_schema import PartnerConfig
@@ -130,7 +131,8 @@ def _row_data(values: dict[str, str]) -> dict[str, Any]:
     if data["vehicle_owner_type"] == "private":
         data.pop("is_vat_mandatory")
     if not data.get("account_name") and data.get("account_iban"):
-        data["account_name"] = f"{data.get('first_name', '')} {data.get('last_name', '')}".strip()
+        # The holder defaults to the owner, transliterated: a SEPA holder has no umlauts.
+        data["account_name"] = unidecode(f"{data.get('first_name', '')} {data.get('last_name', '')}").strip()
     return data
 
 
