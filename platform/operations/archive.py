@@ -87,7 +87,13 @@ class CheckedArchive:
 
 
 def _unsafe(name: str) -> bool:
-    if not name or "\x00" in name or "\\" in name or name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+    if (
+        not name
+        or "\x00" in name
+        or "\\" in name
+        or name.startswith("/")
+        or (len(name) > 1 and name[1] == ":")
+    ):
         return True
     if any(part in ("..", ".") for part in name.split("/")):
         return True
@@ -183,7 +189,9 @@ def archive_check(archive: zipfile.ZipFile, *, max_member_bytes: int) -> Checked
     return checked
 
 
-def archive_members(archive: zipfile.ZipFile, checked: CheckedArchive) -> Iterator[tuple[Member, bytes | None]]:
+def archive_members(
+    archive: zipfile.ZipFile, checked: CheckedArchive
+) -> Iterator[tuple[Member, bytes | None]]:
     """The members again, with their bytes (None for an oversized one), in archive order."""
     for member in checked.members:
         yield member, None if member.oversized else member_read(archive, member)

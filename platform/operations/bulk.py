@@ -97,7 +97,9 @@ def bulk_upload_create(
         checked = zip_check.archive_check(archive, max_member_bytes=settings.SCAN_MAX_BYTES)
         config = PartnerConfig.model_validate(partner.config)
         owners: OwnerRows | None = (
-            owner_rows_parse(owner_csv, file_names=checked.names, config=config) if owner_csv is not None else None
+            owner_rows_parse(owner_csv, file_names=checked.names, config=config)
+            if owner_csv is not None
+            else None
         )
         stored: list[str] = []
         try:
@@ -127,7 +129,10 @@ def bulk_upload_create(
                         owner_data=json.dumps(owners.rows[member.name]) if owners else "",
                     )
                     if data is None:
-                        item.status, item.error_code = BulkUploadItem.Status.REFUSED, scan_errors.FILE_TOO_LARGE
+                        item.status, item.error_code = (
+                            BulkUploadItem.Status.REFUSED,
+                            scan_errors.FILE_TOO_LARGE,
+                        )
                         item.error_details = {"max_bytes": settings.SCAN_MAX_BYTES}
                         item.finished_at = timezone.now()
                     elif item.sha256 in seen:
@@ -145,20 +150,21 @@ def bulk_upload_create(
             for path in stored:
                 default_storage.delete(path)
             raise
-    transaction.on_commit(lambda: bulk_upload_start(upload_id=bulk.pk, enqueue=enqueue))
+    transaction.on_commit(
+        lambda: bulk_upload_start(schema_name=partner.schema_name, upload_id=bulk.pk, enqueue=enqueue)
+    )
     return bulk
 
 
-def bulk_upload_start(*, upload_id: int, enqueue: Callable[[str, int], Any]) -> None:
-    BulkUpload.objects.filter(pk=upload_id, status__in=[BulkUpload.Status.NEW, BulkUpload.Status.CSV_OK]).update(
-        status=BulkUpload.Status.IN_PROGRESS
-    )
+def bulk_upload_start(*, schema_name: str, upload_id: int, enqueue: Callable[[str, int], Any]) -> None:
+    BulkUpload.objects.filter(
+        pk=upload_id, status__in=[BulkUpload.Status.NEW, BulkUpload.Status.CSV_OK]
+    ).update(status=BulkUpload.Status.IN_PROGRESS)
     pending = list(
         BulkUploadItem.objects.filter(upload_id=upload_id, status=BulkUploadItem.Status.PENDING).values_list(
             "pk", flat=True
         )
     )
-    schema_name = connection.schema_name
     for item_id in pending:
         enqueue(schema_name, item_id)
     if not pending:
@@ -186,7 +192,9 @@ def _owner_for(item: BulkUploadItem, data: dict[str, Any] | None) -> tuple[User,
     return end_user_get_or_create(email=data["email"]), not existed
 
 
-def _item_finish(item: BulkUploadItem, status: str, code: str = "", details: dict[str, Any] | None = None) -> None:
+def _item_finish(
+    item: BulkUploadItem, status: str, code: str = "", details: dict[str, Any] | None = None
+) -> None:
     item.status, item.error_code, item.error_details = status, code, details or {}
     item.finished_at = timezone.now()
     item.save(
@@ -200,7 +208,9 @@ def _item_finish(item: BulkUploadItem, status: str, code: str = "", details: dic
 def bulk_item_process(*, partner: Partner, item_id: int) -> BulkUploadItem:
     """One file: the flow's intake and document check; with owner data the client and the
     applications (qa_created). Idempotent: an item already done is left alone."""
-    item = BulkUploadItem.objects.select_related("upload", "upload__owner", "upload__created_by").get(pk=item_id)
+    item = BulkUploadItem.objects.select_related("upload", "upload__owner", "upload__created_by").get(
+        pk=item_id
+    )
     if item.status != BulkUploadItem.Status.PENDING or item.upload.status != BulkUpload.Status.IN_PROGRESS:
         return item
     raw_path = item.stored_path
@@ -246,14 +256,19 @@ def _item_run(*, partner: Partner, item: BulkUploadItem) -> None:
             if registration.vin:
                 # Two workers with the same vehicle: the lock makes one of them see the other.
                 with connection.cursor() as cursor:
-                    cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"bulk-vin:{registration.vin}"])
+                    cursor.execute(
+                        "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"bulk-vin:{registration.vin}"]
+                    )
                 in_upload = BulkUploadItem.objects.filter(
                     upload=upload, status=BulkUploadItem.Status.ACCEPTED
                 ).values("registration")
                 taken = (
                     BevRegistration.objects.filter(vin=registration.vin)
                     .exclude(pk=registration.pk)
-                    .filter(Q(quota_applications__legislation_year__in=upload.registration_years) | Q(pk__in=in_upload))
+                    .filter(
+                        Q(quota_applications__legislation_year__in=upload.registration_years)
+                        | Q(pk__in=in_upload)
+                    )
                     .first()
                 )
                 if taken is not None:
@@ -319,7 +334,9 @@ def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, i
         items = list(upload.items.exclude(registration__isnull=True).select_related("registration"))
         registration_ids = [item.registration_id for item in items]
         applications = list(
-            QuotaApplication.objects.select_for_update().filter(registration_id__in=registration_ids).order_by("pk")
+            QuotaApplication.objects.select_for_update()
+            .filter(registration_id__in=registration_ids)
+            .order_by("pk")
         )
         past = [a for a in applications if a.status not in ROLLBACK_STATUSES]
         if past:

@@ -50,7 +50,9 @@ class SingleDeal(models.Model):
     name = models.CharField(max_length=200)
     customer = models.CharField(max_length=200, blank=True)
     deal_key = models.CharField(max_length=40, unique=True, validators=[key_validator])
-    price_net = models.DecimalField(max_digits=10, decimal_places=2, validators=[MinValueValidator(Decimal("0"))])
+    price_net = models.DecimalField(
+        max_digits=10, decimal_places=2, validators=[MinValueValidator(Decimal("0"))]
+    )
     vat_percent = models.DecimalField(
         max_digits=5,
         decimal_places=2,
@@ -142,14 +144,20 @@ class BulkUploadItem(models.Model):
     registration = models.ForeignKey(
         "registrations.BevRegistration", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    client = models.ForeignKey("billing.Client", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    owner = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    client = models.ForeignKey(
+        "billing.Client", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    owner = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     owner_created = models.BooleanField(default=False)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
-        constraints = [models.UniqueConstraint(fields=["upload", "position"], name="operations_bulk_item_position")]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "position"], name="operations_bulk_item_position")
+        ]
 
     def __str__(self) -> str:
         return f"{self.file_name} of bulk upload {self.upload_id}"
@@ -174,7 +182,9 @@ class SettlementBatch(models.Model):
         "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    paid_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    paid_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     paid_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
@@ -128,7 +129,11 @@ def _bulk_detail(upload: BulkUpload) -> dict[str, Any]:
     registration_ids = [item.registration_id for item in items if item.registration_id]
     for application in QuotaApplication.objects.filter(registration_id__in=registration_ids).order_by("pk"):
         applications.setdefault(application.registration_id, []).append(
-            {"id": application.pk, "legislation_year": application.legislation_year, "status": application.status}
+            {
+                "id": application.pk,
+                "legislation_year": application.legislation_year,
+                "status": application.status,
+            }
         )
     counts = {status: 0 for status in BulkUploadItem.Status.values}
     for item in items:
@@ -184,7 +189,9 @@ def _enqueue(schema_name: str, item_id: int) -> None:
     bulk_item_run(schema_name, item_id)
 
 
-@router.post("/bulk_uploads/", auth=WRITE, response={201: dict, 400: dict, 413: dict}, openapi_extra=BULK_BODY)
+@router.post(
+    "/bulk_uploads/", auth=WRITE, response={201: dict, 400: dict, 413: dict}, openapi_extra=BULK_BODY
+)
 def bulk_upload_create(request: HttpRequest) -> Any:
     partner = _partner(request)
     archive = request.FILES.get("archive")
@@ -192,7 +199,9 @@ def bulk_upload_create(request: HttpRequest) -> Any:
         return Status(400, {"archive": {"error_code": "BULK000", "message": ARCHIVE_MISSING}})
     csv_file = request.FILES.get("owners_csv")
     try:
-        years = _years(request.POST.get("registration_years", ""), PartnerConfig.model_validate(partner.config))
+        years = _years(
+            request.POST.get("registration_years", ""), PartnerConfig.model_validate(partner.config)
+        )
         with transaction.atomic():
             upload = bulk.bulk_upload_create(
                 partner=partner,
@@ -208,7 +217,11 @@ def bulk_upload_create(request: HttpRequest) -> Any:
                 actor=request.auth,  # type: ignore[attr-defined]
                 action="bulk_upload.create",
                 obj=upload,
-                after={"file_name": upload.file_name, "file_count": upload.file_count, "has_csv": upload.has_csv},
+                after={
+                    "file_name": upload.file_name,
+                    "file_count": upload.file_count,
+                    "has_csv": upload.has_csv,
+                },
             )
     except _BodyError as error:
         return Status(400, error.body)
@@ -359,20 +372,30 @@ def settlement_batch_list(
     if status:
         batches = batches.filter(status=status)
     count, rows = _page(batches, page, page_size)
-    return {"count": count, "page": page, "page_size": page_size, "results": [_batch_summary(b) for b in rows]}
+    return {
+        "count": count,
+        "page": page,
+        "page_size": page_size,
+        "results": [_batch_summary(b) for b in rows],
+    }
 
 
 @router.post("/settlement_batches/", auth=ADMIN, response={201: dict, 400: dict})
 def settlement_batch_create(request: HttpRequest, payload: BatchIn) -> Any:
-    if payload.execution_date is not None and payload.execution_date < datetime.date.today():
-        return Status(400, {"execution_date": ["Das Ausführungsdatum darf nicht in der Vergangenheit liegen."]})
+    if payload.execution_date is not None and payload.execution_date < timezone.localdate():
+        return Status(
+            400, {"execution_date": ["Das Ausführungsdatum darf nicht in der Vergangenheit liegen."]}
+        )
     filters: dict[str, Any] = payload.filters.dict() if payload.filters else {}
     if payload.ids:
         filters["ids"] = payload.ids
     try:
         with transaction.atomic():
             batch, skipped = settlement.settlement_batch_create(
-                config=_config(request), actor=_user(request), filters=filters, execution_date=payload.execution_date
+                config=_config(request),
+                actor=_user(request),
+                filters=filters,
+                execution_date=payload.execution_date,
             )
             audit_record(
                 actor=request.auth,  # type: ignore[attr-defined]
@@ -404,7 +427,9 @@ def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "0
     except settlement.SettlementError as error:
         return _refusal(error)
     except SepaInvalid as error:
-        return Status(400, {"detail": "Die SEPA-Datei ist ungültig.", "error_code": "SETTLE011", "reason": str(error)})
+        return Status(
+            400, {"detail": "Die SEPA-Datei ist ungültig.", "error_code": "SETTLE011", "reason": str(error)}
+        )
     audit_record(
         actor=request.auth,  # type: ignore[attr-defined]
         action="settlement_batch.sepa_download",
@@ -416,7 +441,9 @@ def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "0
     return response
 
 
-@router.post("/settlement_batches/{batch_id}/mark_paid/", auth=ADMIN, response={200: dict, 400: dict, 404: dict})
+@router.post(
+    "/settlement_batches/{batch_id}/mark_paid/", auth=ADMIN, response={200: dict, 400: dict, 404: dict}
+)
 def settlement_batch_mark_paid(request: HttpRequest, batch_id: int) -> Any:
     batch = get_object_or_404(SettlementBatch, pk=batch_id)
     try:
@@ -443,7 +470,9 @@ def _batch_item(batch_id: int, item_id: int) -> SettlementItem:
 
 
 @router.post(
-    "/settlement_batches/{batch_id}/items/{item_id}/fail/", auth=ADMIN, response={200: dict, 400: dict, 404: dict}
+    "/settlement_batches/{batch_id}/items/{item_id}/fail/",
+    auth=ADMIN,
+    response={200: dict, 400: dict, 404: dict},
 )
 def settlement_item_fail(request: HttpRequest, batch_id: int, item_id: int, payload: FailIn) -> Any:
     item = _batch_item(batch_id, item_id)
@@ -462,7 +491,9 @@ def settlement_item_fail(request: HttpRequest, batch_id: int, item_id: int, payl
 
 
 @router.post(
-    "/settlement_batches/{batch_id}/items/{item_id}/iban/", auth=ADMIN, response={200: dict, 400: dict, 404: dict}
+    "/settlement_batches/{batch_id}/items/{item_id}/iban/",
+    auth=ADMIN,
+    response={200: dict, 400: dict, 404: dict},
 )
 def settlement_item_iban(request: HttpRequest, batch_id: int, item_id: int, payload: IbanIn) -> Any:
     item = _batch_item(batch_id, item_id)
@@ -476,7 +507,10 @@ def settlement_item_iban(request: HttpRequest, batch_id: int, item_id: int, payl
                 action="settlement_item.iban_correct",
                 obj=item,
                 # Never the IBAN itself in the audit log: its masked form.
-                after={"iban": _masked(payload.account_iban.replace(" ", "").upper()), "application": item.application_id},
+                after={
+                    "iban": _masked(payload.account_iban.replace(" ", "").upper()),
+                    "application": item.application_id,
+                },
             )
     except settlement.SettlementError as error:
         return _refusal(error)

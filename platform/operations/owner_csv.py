@@ -56,7 +56,16 @@ ALIASES = {
     "is_vat_mandatory": "is_vat_mandatory", "vorsteuerabzugsberechtigt": "is_vat_mandatory",
     "vat_number": "vat_number", "ust-idnr": "vat_number", "steuernummer": "vat_number",
 }  # fmt: skip
-REQUIRED = ("file_name", "email", "first_name", "last_name", "street_name", "street_number", "postal_code", "city")
+REQUIRED = (
+    "file_name",
+    "email",
+    "first_name",
+    "last_name",
+    "street_name",
+    "street_number",
+    "postal_code",
+    "city",
+)
 GENDERS = {"frau": "woman", "herr": "man", "divers": "diverse", "keine angabe": "not_specified"}
 OWNER_TYPES = {"privat": "private", "private": "private", "gewerblich": "business", "business": "business"}
 YES = {"ja", "yes", "true", "1", "x"}
@@ -161,16 +170,16 @@ def owner_rows_parse(data: bytes, *, file_names: list[str], config: PartnerConfi
         if len(row) != len(fields):
             problems.append({"row": number, "errors": {"row": ["Falsche Anzahl Spalten."]}})
             continue
-        data = _row_data(dict(zip(fields, row, strict=True)))
-        file_name = known.get(data.pop("file_name").casefold())
+        values = _row_data(dict(zip(fields, row, strict=True)))
+        file_name = known.get(values.pop("file_name").casefold())
         if file_name is None:
             unknown_files.append(row[fields.index("file_name")])
             continue
         if file_name in rows:
             twice.append(file_name)
             continue
-        email = data.pop("email")
-        clean, found = client_validate(data, config)
+        email = values.pop("email")
+        clean, found = client_validate(values, config)
         try:
             validate_email(email)
         except ValidationError:

@@ -76,7 +76,8 @@ class Amounts:
 
 def _fee_row(config: PartnerConfig, year: int, vehicle_class: str) -> FeeRow | None:
     return next(
-        (row for row in config.fees if row.legislation_year == year and row.vehicle_class == vehicle_class), None
+        (row for row in config.fees if row.legislation_year == year and row.vehicle_class == vehicle_class),
+        None,
     )
 
 
@@ -134,7 +135,11 @@ def _to_pay(filters: dict[str, Any]) -> QuerySet[QuotaApplication]:
 
 
 def settlement_batch_create(
-    *, config: PartnerConfig, actor: User, filters: dict[str, Any], execution_date: datetime.date | None = None
+    *,
+    config: PartnerConfig,
+    actor: User,
+    filters: dict[str, Any],
+    execution_date: datetime.date | None = None,
 ) -> tuple[SettlementBatch, list[dict[str, Any]]]:
     """A NEW batch of the chosen qa_to_pay applications (ids, or filters), each moved to
     qa_to_settle. Returns the batch and the applications left out, with the reason."""
@@ -160,7 +165,9 @@ def settlement_batch_create(
             amounts = application_amounts(application, config)
             payout = _payout(application.client)
             if amounts is None:
-                skipped.append({"id": application.pk, "detail": "Für Jahr und Fahrzeugklasse ist kein Preis hinterlegt."})
+                skipped.append(
+                    {"id": application.pk, "detail": "Für Jahr und Fahrzeugklasse ist kein Preis hinterlegt."}
+                )
             elif payout is None:
                 skipped.append({"id": application.pk, "detail": "Keine Bankverbindung und keine Ladekarte."})
             else:
@@ -196,7 +203,9 @@ def settlement_batch_create(
                     payee_name=(client.account_name or f"{client.first_name} {client.last_name}")[:200],
                     iban=iban,
                     charge_card=card,
-                    end_to_end_id=f"THG{batch.pk}-{application.registration.sequence}-{application.legislation_year}"[:35],
+                    end_to_end_id=f"THG{batch.pk}-{application.registration.sequence}-{application.legislation_year}"[
+                        :35
+                    ],
                 )
             )
         SettlementItem.objects.bulk_create(items)
@@ -265,7 +274,9 @@ def settlement_item_iban_correct(
     if account_name and (len(account_name) < 2 or len(account_name) > 100 or not HOLDER.match(account_name)):
         raise SettlementError(HOLDER_INVALID)
     with transaction.atomic():
-        item = SettlementItem.objects.select_for_update().select_related("application__client").get(pk=item.pk)
+        item = (
+            SettlementItem.objects.select_for_update().select_related("application__client").get(pk=item.pk)
+        )
         if item.status != SettlementItem.Status.FAILED:
             raise SettlementError(NOT_FAILED)
         client = Client.objects.select_for_update().get(pk=item.application.client_id)
@@ -334,11 +345,19 @@ def sepa_transfers(batch: SettlementBatch, items: list[SettlementItem] | None = 
         )
     # Sorted here: the IBAN is stored encrypted, its column does not sort.
     items.sort(
-        key=lambda i: (i.owner_id, i.iban, i.payee_name, i.application.registration.sequence, i.application.legislation_year)
+        key=lambda i: (
+            i.owner_id,
+            i.iban,
+            i.payee_name,
+            i.application.registration.sequence,
+            i.application.legislation_year,
+        )
     )
     prefix = "THG-Praemie Antrag "
     transfers = []
-    for (_, iban, name), group in groupby(items, key=lambda item: (item.owner_id, item.iban, item.payee_name)):
+    for (_, iban, name), group in groupby(
+        items, key=lambda item: (item.owner_id, item.iban, item.payee_name)
+    ):
         members = list(group)
         numbers = [f"{m.application.registration.sequence}/{m.application.legislation_year}" for m in members]
         by_number = dict(zip(numbers, members, strict=True))

@@ -49,7 +49,9 @@ def zip_of(files: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> 
     return buffer.getvalue()
 
 
-def csv_row(file_name: str, email: str, last_name: str = "Müller", iban: str = "DE89370400440532013000") -> str:
+def csv_row(
+    file_name: str, email: str, last_name: str = "Müller", iban: str = "DE89370400440532013000"
+) -> str:
     return f"{file_name};{email};Frau;Anna;{last_name};Hauptstraße;1;10115;Berlin;{iban};privat"
 
 
@@ -58,8 +60,13 @@ Upload = Callable[..., Any]
 
 @pytest.fixture
 def upload(django_capture_on_commit_callbacks: Any) -> Upload:
-    def send(client: Client, archive: bytes, owners_csv: bytes | None = None, host: str = HOST, **form: str) -> Any:
-        body: dict[str, Any] = {"archive": SimpleUploadedFile("flotte.zip", archive, "application/zip"), **form}
+    def send(
+        client: Client, archive: bytes, owners_csv: bytes | None = None, host: str = HOST, **form: str
+    ) -> Any:
+        body: dict[str, Any] = {
+            "archive": SimpleUploadedFile("flotte.zip", archive, "application/zip"),
+            **form,
+        }
         if owners_csv is not None:
             body["owners_csv"] = SimpleUploadedFile("halter.csv", owners_csv, "text/csv")
         with django_capture_on_commit_callbacks(execute=True):
@@ -123,8 +130,14 @@ def test_a_fleet_upload_with_owner_data_registers_each_scan_and_reports_each_fil
     items = {item["file_name"]: item for item in progress["items"]}
     assert items["a.jpg"]["status"] == "accepted" and items["b.pdf"]["status"] == "accepted"
     assert (items["b-kopie.pdf"]["status"], items["b-kopie.pdf"]["error_code"]) == ("duplicate", "BULK032")
-    assert items["urlaub.jpg"]["status"] == "refused" and items["urlaub.jpg"]["error_code"] in ("IMGC002", "IMGC003")
-    assert (items["a-nochmal.png"]["status"], items["a-nochmal.png"]["error_code"]) == ("duplicate", "BULK033")
+    assert items["urlaub.jpg"]["status"] == "refused" and items["urlaub.jpg"]["error_code"] in (
+        "IMGC002",
+        "IMGC003",
+    )
+    assert (items["a-nochmal.png"]["status"], items["a-nochmal.png"]["error_code"]) == (
+        "duplicate",
+        "BULK033",
+    )
     assert items["a-nochmal.png"]["details"]["sequence"] == items["a.jpg"]["registration"]["sequence"]
     assert progress["counts"] == {"pending": 0, "accepted": 2, "refused": 1, "duplicate": 2}
     # the owners, their billing data and one application each, as the flow would make them
@@ -159,7 +172,10 @@ def test_without_owner_data_the_scans_belong_to_one_account_of_the_upload(
     assert progress["status"] == "bevRegistration_bulk_created"
     assert progress["items"][0]["status"] == "accepted" and progress["items"][0]["applications"] == []
     upload_row = BulkUpload.objects.get(pk=progress["id"])
-    assert BevRegistration.objects.get(pk=progress["items"][0]["registration"]["id"]).owner_id == upload_row.owner_id
+    assert (
+        BevRegistration.objects.get(pk=progress["items"][0]["registration"]["id"]).owner_id
+        == upload_row.owner_id
+    )
     assert not upload_row.owner.has_usable_password()  # type: ignore[union-attr]
 
     # rollback takes the registration, its scans and the account back
@@ -244,7 +260,7 @@ def _symlink() -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         info = zipfile.ZipInfo("link.jpg")
         info.create_system = 3
-        info.external_attr = (0o120777 << 16)
+        info.external_attr = 0o120777 << 16
         archive.writestr(info, "/etc/passwd")
     return buffer.getvalue()
 
@@ -297,7 +313,9 @@ def test_too_much_uncompressed_data_is_refused(
     assert nothing_stored(Path(settings.MEDIA_ROOT))
 
 
-def test_a_missing_archive_or_an_unoffered_year_is_refused(autohaus: Partner, admin: Client, upload: Upload) -> None:
+def test_a_missing_archive_or_an_unoffered_year_is_refused(
+    autohaus: Partner, admin: Client, upload: Upload
+) -> None:
     with_year = upload(admin, zip_of({"a.jpg": JPEG}), registration_years="1999")
     without = admin.post(UPLOADS, {}, HTTP_HOST=HOST)
 
@@ -317,7 +335,10 @@ BAD_CSVS = {
     "utf-16": (_csv(csv_row("a.jpg", "a@x.example")).encode("utf-16"), "BULK020"),
     "binary": (b"\x81\x8d\x8f\x90\x9d" * 20, "BULK020"),
     "a required column missing": (_csv("a.jpg;Anna", header="file_name;first_name").encode(), "BULK021"),
-    "an unknown column": (_csv(csv_row("a.jpg", "a@x.example") + ";x", header=HEADER + ";lieblingsfarbe").encode(), "BULK021"),
+    "an unknown column": (
+        _csv(csv_row("a.jpg", "a@x.example") + ";x", header=HEADER + ";lieblingsfarbe").encode(),
+        "BULK021",
+    ),
     "no rows": ((HEADER + "\n").encode(), "BULK024"),
     "a row for a file not in the archive": (
         _csv(csv_row("a.jpg", "a@x.example"), csv_row("fehlt.jpg", "b@x.example")).encode(),
@@ -344,7 +365,9 @@ def test_a_bad_owner_csv_is_refused_with_a_clear_error_and_nothing_stored(
 
 
 def test_the_row_errors_name_row_and_field(autohaus: Partner, admin: Client, upload: Upload) -> None:
-    refused = upload(admin, zip_of({"a.jpg": JPEG}), _csv(csv_row("a.jpg", "kein-at", iban="DE00123")).encode())
+    refused = upload(
+        admin, zip_of({"a.jpg": JPEG}), _csv(csv_row("a.jpg", "kein-at", iban="DE00123")).encode()
+    )
 
     rows = refused.json()["owners_csv"]["details"]["rows"]
     assert rows[0]["row"] == 2 and rows[0]["file_name"] == "a.jpg"
