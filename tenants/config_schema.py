@@ -286,6 +286,48 @@ class Wallbox(Strict):
     info_text: Text = ""
 
 
+def _payout_iban(value: str) -> str:
+    from schwifty import IBAN
+    from schwifty.exceptions import SchwiftyException
+
+    if not value:
+        return value
+    try:
+        iban = IBAN(value.replace(" ", ""))
+    except SchwiftyException:
+        raise ValueError("Enter a valid IBAN.") from None
+    if not iban.in_sepa_zone:
+        raise ValueError("Enter an IBAN of the SEPA zone.")
+    return str(iban.compact)
+
+
+def _payout_bic(value: str) -> str:
+    from schwifty import BIC
+    from schwifty.exceptions import SchwiftyException
+
+    if not value:
+        return value
+    try:
+        return str(BIC(value.replace(" ", "").upper()).compact)
+    except SchwiftyException:
+        raise ValueError("Enter a valid BIC.") from None
+
+
+class PayoutAccount(Strict):
+    """The partner's own account the SEPA payout files debit (operations.sepa); never served
+    by the public configuration call."""
+
+    name: Annotated[str, Field(max_length=70)] = ""
+    iban: Annotated[str, AfterValidator(_payout_iban)] = ""
+    bic: Annotated[str, AfterValidator(_payout_bic)] = ""
+
+    @model_validator(mode="after")
+    def _complete(self) -> PayoutAccount:
+        if bool(self.name) != bool(self.iban):
+            raise ValueError("Enter both the account holder and the IBAN, or neither.")
+        return self
+
+
 class PartnerConfig(Strict):
     pages: Pages = Pages()
     colors: Colors = Colors()
@@ -321,6 +363,7 @@ class PartnerConfig(Strict):
     qa_create_choices: QaCreateChoices = QaCreateChoices()
     partneradvertisement: PartnerAdvertisement = PartnerAdvertisement()
     wallbox: Wallbox = Wallbox()
+    payout_account: PayoutAccount = PayoutAccount()
 
     @model_validator(mode="after")
     def _login_intro_follows_the_flow(self) -> PartnerConfig:
@@ -362,6 +405,14 @@ def config_validate(data: Any) -> PartnerConfig:
             path = ".".join(str(part) for part in error["loc"]) or "config"
             errors.setdefault(path, []).append(_message(error))
         raise ConfigErrors(errors) from None
+
+
+# Configuration the partner keeps to itself: never in the public configuration call.
+PRIVATE_KEYS = frozenset({"payout_account"})
+
+
+def config_public(config: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in config.items() if key not in PRIVATE_KEYS}
 
 
 def config_normalise(data: Any) -> dict[str, Any]:

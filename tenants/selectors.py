@@ -6,6 +6,7 @@ import json
 import threading
 from typing import Any
 
+from tenants.config_schema import config_public
 from tenants.models import Partner
 from themes.compiler import COMPILER_VERSION, theme_compile, theme_compile_json
 
@@ -17,7 +18,7 @@ _payloads: dict[int, tuple[int, str, bytes]] = {}
 
 def _config_fields(partner: Partner) -> dict[str, Any]:
     return {
-        **partner.config,
+        **config_public(partner.config),
         "frontend_active": partner.frontend_active,
         "subdomain": partner.subdomain,
         "name": partner.name,

@@ -46,6 +46,8 @@ BODY_ERRORS: tuple[type[Exception], ...] = (
     UnreadablePostError,
 )
 
+BULK_UPLOAD_PATH = "/api/partner/bulk_uploads/"
+
 
 def body_error_response(exc: Exception) -> JsonResponse | None:
     """The JSON answer to a body Django refused to parse, or None for any other error."""
@@ -56,8 +58,10 @@ def body_error_response(exc: Exception) -> JsonResponse | None:
     return None
 
 
-def body_limit(content_type: str) -> int:
+def body_limit(content_type: str, path: str = "") -> int:
     """The largest body accepted: a scan upload (multipart) or any other request."""
+    if content_type.startswith("multipart/form-data") and path == BULK_UPLOAD_PATH:
+        return int(settings.BULK_UPLOAD_MAX_BODY_SIZE)  # a ZIP of scans (operations.archive)
     if content_type.startswith("multipart/form-data"):
         return int(settings.UPLOAD_MAX_BODY_SIZE)
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
@@ -98,7 +102,7 @@ class ApiErrorMiddleware:
             return None
         if not declared.isdigit():
             return JsonResponse({"detail": BAD_REQUEST}, status=400)
-        if int(declared) > body_limit(str(meta.get("CONTENT_TYPE", ""))):
+        if int(declared) > body_limit(str(meta.get("CONTENT_TYPE", "")), request.path):
             # Refused before a byte of the body is read or stored.
             return JsonResponse({"detail": TOO_LARGE}, status=413)
         return None

@@ -517,6 +517,8 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
 # A multipart body (the scan upload) beyond this, any other body beyond
 # DATA_UPLOAD_MAX_MEMORY_SIZE, is answered 413 before it is read (config.api_errors).
 UPLOAD_MAX_BODY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
+# The partner area's bulk upload: a ZIP of up to 200 MB (operations.archive).
+BULK_UPLOAD_MAX_BODY_SIZE = 201 * 1024 * 1024
 # Django's default, named here because the API answers more fields with a JSON 400.
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 

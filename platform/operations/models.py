@@ -3,11 +3,14 @@ business customers with an agreed price). Both live in the partner's schema."""
 
 from __future__ import annotations
 
+import uuid
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.contrib.postgres.fields import ArrayField
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+
+from config.crypto import EncryptedTextField
 
 # Letters, digits, hyphen, 3-40: a key that survives a URL unescaped (`?ref=KEY`, `?deal=KEY`).
 KEY_PATTERN = r"^[A-Za-z0-9-]{3,40}$"
@@ -71,3 +74,163 @@ class SingleDeal(models.Model):
     @property
     def price_gross(self) -> Decimal:
         return (self.price_net * (1 + self.vat_percent / 100)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+# ---------------------------------------------------------------- bulk uploads (issue 17)
+
+
+class BulkUpload(models.Model):
+    """A ZIP of scans (and an optional CSV of owner data) uploaded by partner staff; each file
+    runs the flow's intake in a task of its own (operations.tasks)."""
+
+    class Status(models.TextChoices):
+        # spec/customer-portal.md section 4, the bulk statuses
+        NEW = "new", "Neu"
+        CSV_OK = "unstructured_data_upload_successful", "Halterdaten übernommen"
+        CSV_FAILED = "unstructured_data_upload_failed", "Halterdaten fehlerhaft"
+        IN_PROGRESS = "bevRegistration_bulk_creation_in_progress", "Wird verarbeitet"
+        READY = "ready", "Fertig (mit Ablehnungen)"
+        CREATED = "bevRegistration_bulk_created", "Alle Registrierungen angelegt"
+        REJECTED = "bevRegistration_bulk_rejected", "Keine Registrierung angelegt"
+        ROLLED_BACK = "bevRegistration_bulk_is_rolled_back", "Zurückgenommen"
+
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    status = models.CharField(max_length=60, choices=Status.choices, default=Status.NEW)
+    file_name = models.CharField(max_length=255)
+    size = models.PositiveBigIntegerField()
+    file_count = models.PositiveIntegerField()
+    has_csv = models.BooleanField(default=False)
+    csv_encoding = models.CharField(max_length=20, blank=True)
+    registration_years = ArrayField(models.PositiveSmallIntegerField(), default=list)
+    # Without a CSV every scan belongs to one owner account made for the upload.
+    owner = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rolled_back_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"bulk upload {self.pk} ({self.file_name})"
+
+
+class BulkUploadItem(models.Model):
+    """One file of a bulk upload and what became of it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Wartet"
+        ACCEPTED = "accepted", "Angenommen"
+        REFUSED = "refused", "Abgelehnt"
+        DUPLICATE = "duplicate", "Doppelt"
+
+    upload = models.ForeignKey(BulkUpload, on_delete=models.CASCADE, related_name="items")
+    position = models.PositiveIntegerField()
+    file_name = models.CharField(max_length=255)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    # The raw file until its task ran (then deleted: the registration keeps the re-encoded scan).
+    stored_path = models.CharField(max_length=300, blank=True)
+    # The CSV row for this file (owner data incl. IBAN), encrypted at rest.
+    owner_data = EncryptedTextField(blank=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    error_code = models.CharField(max_length=20, blank=True)
+    error_details = models.JSONField(default=dict, blank=True)
+    registration = models.ForeignKey(
+        "registrations.BevRegistration", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    client = models.ForeignKey(
+        "billing.Client", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    owner = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    owner_created = models.BooleanField(default=False)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["upload", "position"], name="operations_bulk_item_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} of bulk upload {self.upload_id}"
+
+
+# ---------------------------------------------------------------- settlement batches (issue 17)
+
+
+class SettlementBatch(models.Model):
+    """qa_to_pay applications paid out together: one SEPA credit transfer file (bank payouts)
+    and a list of charge-card payouts."""
+
+    class Status(models.TextChoices):
+        # spec/customer-portal.md section 4: new, settled ('Successfully updated to status PAID')
+        NEW = "new", "NEW"
+        SETTLED = "settled", "PAID"
+
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.NEW)
+    reference = models.CharField(max_length=35)
+    execution_date = models.DateField()
+    created_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    paid_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"settlement batch {self.pk}"
+
+
+class SettlementItem(models.Model):
+    """One application in a batch: its amounts and its payee as they were when the batch was
+    made (the SEPA file pays exactly what the partner reviewed)."""
+
+    class Method(models.TextChoices):
+        SEPA = "sepa", "Überweisung (SEPA)"
+        CHARGE_CARD = "charge_card", "Ladekarte"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Offen"
+        PAID = "paid", "Ausgezahlt"
+        FAILED = "failed", "Fehlgeschlagen"
+
+    batch = models.ForeignKey(SettlementBatch, on_delete=models.CASCADE, related_name="items")
+    application = models.ForeignKey(
+        "quota.QuotaApplication", on_delete=models.PROTECT, related_name="settlement_items"
+    )
+    owner = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="+")
+    method = models.CharField(max_length=20, choices=Method.choices)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN)
+    net = models.DecimalField(max_digits=10, decimal_places=2)
+    vat_percent = models.DecimalField(max_digits=5, decimal_places=2)
+    vat = models.DecimalField(max_digits=10, decimal_places=2)
+    gross = models.DecimalField(max_digits=10, decimal_places=2)
+    payee_name = models.CharField(max_length=200)
+    iban = EncryptedTextField(blank=True)
+    charge_card = EncryptedTextField(blank=True)
+    end_to_end_id = models.CharField(max_length=35)
+    failure_reason = models.CharField(max_length=500, blank=True)
+    failed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["batch", "application"], name="operations_settlement_item_once"),
+            models.UniqueConstraint(fields=["end_to_end_id"], name="operations_settlement_end_to_end_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.application} in batch {self.batch_id}"

@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from tenants.config_schema import config_normalise
+from tenants.config_schema import config_normalise, config_public
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
 from tenants.selectors import partner_config
@@ -28,7 +28,7 @@ FIXTURE_NAMES = {
 def demo_fixture(demo: dict[str, Any]) -> dict[str, Any]:
     config = config_normalise(demo["config"])
     return {
-        **config,
+        **config_public(config),
         "frontend_active": demo["frontend_active"],
         "subdomain": demo["subdomain"],
         "name": demo["name"],

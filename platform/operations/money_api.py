@@ -1,0 +1,517 @@
+"""Partner area (issue 17): bulk uploads and settlement batches with SEPA XML, at /api/partner/.
+
+Bulk uploads: back office and partner admins upload and roll back, viewers follow progress.
+Settlement batches (payee names, IBANs, money): partner admins only. Every write is audited.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from ninja import Query, Router, Schema, Status
+from pydantic import Field
+
+from config.text import CleanText
+from operations import bulk, settlement
+from operations.archive import ArchiveRefused
+from operations.models import BulkUpload, BulkUploadItem, SettlementBatch, SettlementItem
+from operations.owner_csv import CsvRefused
+from operations.sepa import SepaInvalid
+from operations.tasks import bulk_item_run
+from quota import catalogue
+from quota.models import QuotaApplication
+from quota.services import allowed_registration_years
+from staff.audit import audit_record
+from staff.auth import staff_role
+from tenants.config_schema import PartnerConfig
+from tenants.middleware import request_partner
+from tenants.models import Partner
+
+router = Router(tags=["partner: bulk uploads and settlement"])
+
+READ = staff_role("viewer", "back_office", "partner_admin")
+WRITE = staff_role("back_office", "partner_admin")
+ADMIN = staff_role("partner_admin")
+
+ARCHIVE_MISSING = "Bitte wählen Sie ein ZIP-Archiv mit Scans aus."
+YEARS_INVALID = "Bitte wählen Sie ein angebotenes Quotenjahr."
+VERSION_INVALID = "Bitte wählen Sie die Version 09 oder 03."
+
+BULK_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["archive"],
+                    "properties": {
+                        "archive": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "ZIP of scans (JPEG, PNG, PDF), at most 500 files and 200 MB.",
+                        },
+                        "owners_csv": {
+                            "type": "string",
+                            "format": "binary",
+                            "description": "Optional owner data, one row per file name (UTF-8 or Windows-1252).",
+                        },
+                        "registration_years": {
+                            "type": "string",
+                            "description": "Comma-separated quota years offered by the partner; default the first.",
+                        },
+                    },
+                }
+            }
+        },
+    }
+}
+
+
+def _partner(request: HttpRequest) -> Partner:
+    partner = request_partner(request)
+    assert partner is not None
+    return partner
+
+
+def _config(request: HttpRequest) -> PartnerConfig:
+    return PartnerConfig.model_validate(_partner(request).config)
+
+
+def _user(request: HttpRequest) -> Any:
+    return request.auth.user  # type: ignore[attr-defined]
+
+
+def _page(queryset: Any, page: int, page_size: int) -> tuple[int, list[Any]]:
+    paginator = Paginator(queryset, page_size)
+    if page > max(paginator.num_pages, 1):
+        return paginator.count, []
+    return paginator.count, list(paginator.page(page).object_list)
+
+
+# ---------------------------------------------------------------- bulk uploads
+
+
+def _bulk_summary(upload: BulkUpload, counts: dict[str, int] | None = None) -> dict[str, Any]:
+    if counts is None:
+        counts = {status: 0 for status in BulkUploadItem.Status.values}
+        for status in upload.items.values_list("status", flat=True):
+            counts[status] += 1
+    done = upload.file_count - counts.get(BulkUploadItem.Status.PENDING, 0)
+    return {
+        "id": upload.pk,
+        "status": upload.status,
+        "status_label": BulkUpload.Status(upload.status).label,
+        "file_name": upload.file_name,
+        "size": upload.size,
+        "file_count": upload.file_count,
+        "has_csv": upload.has_csv,
+        "csv_encoding": upload.csv_encoding,
+        "registration_years": upload.registration_years,
+        "counts": counts,
+        "progress": round(done / upload.file_count, 4) if upload.file_count else 1.0,
+        "created_at": upload.created_at.isoformat(),
+        "finished_at": upload.finished_at.isoformat() if upload.finished_at else None,
+        "rolled_back_at": upload.rolled_back_at.isoformat() if upload.rolled_back_at else None,
+        "can_roll_back": upload.status in bulk.FINISHED,
+    }
+
+
+def _bulk_detail(upload: BulkUpload) -> dict[str, Any]:
+    items = list(upload.items.select_related("registration").order_by("position"))
+    applications: dict[int, list[dict[str, Any]]] = {}
+    registration_ids = [item.registration_id for item in items if item.registration_id]
+    for application in QuotaApplication.objects.filter(registration_id__in=registration_ids).order_by("pk"):
+        applications.setdefault(application.registration_id, []).append(
+            {
+                "id": application.pk,
+                "legislation_year": application.legislation_year,
+                "status": application.status,
+            }
+        )
+    counts = {status: 0 for status in BulkUploadItem.Status.values}
+    for item in items:
+        counts[item.status] += 1
+    return {
+        **_bulk_summary(upload, counts),
+        "items": [
+            {
+                "id": item.pk,
+                "position": item.position,
+                "file_name": item.file_name,
+                "size": item.size,
+                "status": item.status,
+                "status_label": BulkUploadItem.Status(item.status).label,
+                "error_code": item.error_code or None,
+                "details": item.error_details,
+                "registration": (
+                    {
+                        "id": item.registration.pk,
+                        "sequence": item.registration.sequence,
+                        "vin": item.registration.vin,
+                        "needs_review": item.registration.needs_review,
+                    }
+                    if item.registration
+                    else None
+                ),
+                "applications": applications.get(item.registration_id or 0, []),
+            }
+            for item in items
+        ],
+    }
+
+
+def _years(raw: str, config: PartnerConfig) -> list[int]:
+    allowed = allowed_registration_years(config)
+    if not raw.strip():
+        return allowed[:1]
+    try:
+        years = sorted({int(part) for part in raw.split(",") if part.strip()})
+    except ValueError:
+        years = []
+    if not years or any(year not in allowed for year in years):
+        raise _BodyError({"registration_years": [YEARS_INVALID]})
+    return years
+
+
+class _BodyError(Exception):
+    def __init__(self, body: dict[str, Any]):
+        self.body = body
+
+
+def _enqueue(schema_name: str, item_id: int) -> None:
+    bulk_item_run(schema_name, item_id)
+
+
+@router.post(
+    "/bulk_uploads/", auth=WRITE, response={201: dict, 400: dict, 413: dict}, openapi_extra=BULK_BODY
+)
+def bulk_upload_create(request: HttpRequest) -> Any:
+    partner = _partner(request)
+    archive = request.FILES.get("archive")
+    if archive is None:
+        return Status(400, {"archive": {"error_code": "BULK000", "message": ARCHIVE_MISSING}})
+    csv_file = request.FILES.get("owners_csv")
+    try:
+        years = _years(
+            request.POST.get("registration_years", ""), PartnerConfig.model_validate(partner.config)
+        )
+        with transaction.atomic():
+            upload = bulk.bulk_upload_create(
+                partner=partner,
+                actor=_user(request),
+                upload=archive,
+                file_name=archive.name or "upload.zip",
+                size=archive.size or 0,
+                owner_csv=csv_file.read() if csv_file is not None else None,
+                registration_years=years,
+                enqueue=_enqueue,
+            )
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="bulk_upload.create",
+                obj=upload,
+                after={
+                    "file_name": upload.file_name,
+                    "file_count": upload.file_count,
+                    "has_csv": upload.has_csv,
+                },
+            )
+    except _BodyError as error:
+        return Status(400, error.body)
+    except ArchiveRefused as refused:
+        return Status(400, {"archive": refused.as_error()})
+    except CsvRefused as refused:
+        return Status(
+            400,
+            {"status": BulkUpload.Status.CSV_FAILED.value, "owners_csv": refused.as_error()},
+        )
+    upload.refresh_from_db()
+    return Status(201, _bulk_summary(upload))
+
+
+@router.get("/bulk_uploads/", auth=READ, response=dict)
+def bulk_upload_list(
+    request: HttpRequest, page: int = Query(1, ge=1), page_size: int = Query(25, ge=1, le=100)
+) -> dict[str, Any]:
+    count, rows = _page(BulkUpload.objects.all(), page, page_size)
+    return {"count": count, "page": page, "page_size": page_size, "results": [_bulk_summary(u) for u in rows]}
+
+
+@router.get("/bulk_uploads/{upload_id}/", auth=READ, response={200: dict, 404: dict})
+def bulk_upload_progress(request: HttpRequest, upload_id: int) -> Any:
+    return _bulk_detail(get_object_or_404(BulkUpload, pk=upload_id))
+
+
+@router.post("/bulk_uploads/{upload_id}/rollback/", auth=WRITE, response={200: dict, 404: dict, 409: dict})
+def bulk_upload_rollback(request: HttpRequest, upload_id: int) -> Any:
+    upload = get_object_or_404(BulkUpload, pk=upload_id)
+    try:
+        with transaction.atomic():
+            upload, removed = bulk.bulk_upload_rollback(upload=upload)
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="bulk_upload.rollback",
+                obj=upload,
+                after={"status": upload.status, "removed": removed},
+            )
+    except bulk.BulkError as error:
+        return Status(409, {"detail": error.message, "error_code": error.code, **error.details})
+    return {**_bulk_summary(upload), "removed": removed}
+
+
+# ---------------------------------------------------------------- settlement batches
+
+
+def _money(value: Any) -> str:
+    return str(value.quantize(settlement.CENT))
+
+
+def _masked(iban: str) -> str:
+    if not iban:
+        return ""
+    masked = iban[:4] + "*" * max(len(iban) - 8, 0) + iban[-4:]
+    return " ".join(masked[i : i + 4] for i in range(0, len(masked), 4))
+
+
+def _batch_summary(batch: SettlementBatch) -> dict[str, Any]:
+    return {
+        "id": batch.pk,
+        "reference": batch.reference,
+        "status": batch.status,
+        "status_label": SettlementBatch.Status(batch.status).label,
+        "execution_date": batch.execution_date.isoformat(),
+        "created_at": batch.created_at.isoformat(),
+        "paid_at": batch.paid_at.isoformat() if batch.paid_at else None,
+        "totals": settlement.settlement_totals(batch),
+    }
+
+
+def _item(item: SettlementItem) -> dict[str, Any]:
+    application = item.application
+    return {
+        "id": item.pk,
+        "application": {
+            "id": application.pk,
+            "sequence": application.registration.sequence,
+            "legislation_year": application.legislation_year,
+            "status": application.status,
+            "status_label": catalogue.CATALOGUE[application.status].title_de,
+        },
+        "payee_name": item.payee_name,
+        "owner_type": application.client.vehicle_owner_type,
+        "method": item.method,
+        "status": item.status,
+        "net": _money(item.net),
+        "vat_percent": _money(item.vat_percent),
+        "vat": _money(item.vat),
+        "gross": _money(item.gross),
+        "iban_masked": _masked(item.iban),
+        "charge_card": item.charge_card,
+        "end_to_end_id": item.end_to_end_id if item.method == SettlementItem.Method.SEPA else "",
+        "failure_reason": item.failure_reason,
+        "failed_at": item.failed_at.isoformat() if item.failed_at else None,
+    }
+
+
+def _batch_detail(batch: SettlementBatch) -> dict[str, Any]:
+    items = list(
+        batch.items.select_related("application__registration", "application__client").order_by(
+            "application__registration__sequence", "application__legislation_year"
+        )
+    )
+    return {
+        **_batch_summary(batch),
+        "items": [_item(i) for i in items if i.method == SettlementItem.Method.SEPA],
+        "charge_card_items": [_item(i) for i in items if i.method == SettlementItem.Method.CHARGE_CARD],
+    }
+
+
+def _refusal(error: settlement.SettlementError) -> Status:
+    return Status(400, {"detail": error.message, "error_code": error.code, **error.details})
+
+
+class BatchFilters(Schema):
+    legislation_year: int | None = Field(default=None, ge=2020, le=2100)
+    vehicle_class: str | None = Field(default=None, pattern=r"^[A-Z][0-9A-Za-z]{0,3}$")
+    sub_partner: int | None = None
+    single_deal: int | None = None
+    created_from: datetime.date | None = None
+    created_to: datetime.date | None = None
+
+
+class BatchIn(Schema):
+    ids: list[int] | None = Field(default=None, min_length=1, max_length=settlement.MAX_APPLICATIONS)
+    filters: BatchFilters | None = None
+    execution_date: datetime.date | None = None
+
+
+class FailIn(Schema):
+    reason: CleanText = Field(min_length=1, max_length=500)
+
+
+class IbanIn(Schema):
+    account_iban: CleanText = Field(min_length=1, max_length=42)
+    account_name: CleanText = Field(default="", max_length=100)
+
+
+@router.get("/settlement_batches/", auth=ADMIN, response=dict)
+def settlement_batch_list(
+    request: HttpRequest,
+    page: int = Query(1, ge=1),
+    page_size: int = Query(25, ge=1, le=100),
+    status: str | None = Query(None, pattern="^(new|settled)$"),
+) -> dict[str, Any]:
+    batches = SettlementBatch.objects.all()
+    if status:
+        batches = batches.filter(status=status)
+    count, rows = _page(batches, page, page_size)
+    return {
+        "count": count,
+        "page": page,
+        "page_size": page_size,
+        "results": [_batch_summary(b) for b in rows],
+    }
+
+
+@router.post("/settlement_batches/", auth=ADMIN, response={201: dict, 400: dict})
+def settlement_batch_create(request: HttpRequest, payload: BatchIn) -> Any:
+    if payload.execution_date is not None and payload.execution_date < timezone.localdate():
+        return Status(
+            400, {"execution_date": ["Das Ausführungsdatum darf nicht in der Vergangenheit liegen."]}
+        )
+    filters: dict[str, Any] = payload.filters.dict() if payload.filters else {}
+    if payload.ids:
+        filters["ids"] = payload.ids
+    try:
+        with transaction.atomic():
+            batch, skipped = settlement.settlement_batch_create(
+                config=_config(request),
+                actor=_user(request),
+                filters=filters,
+                execution_date=payload.execution_date,
+            )
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_batch.create",
+                obj=batch,
+                after={"reference": batch.reference, "items": batch.items.count(), "skipped": len(skipped)},
+            )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return Status(201, {**_batch_detail(batch), "skipped": skipped})
+
+
+@router.get("/settlement_batches/{batch_id}/", auth=ADMIN, response={200: dict, 404: dict})
+def settlement_batch_detail(request: HttpRequest, batch_id: int) -> Any:
+    return _batch_detail(get_object_or_404(SettlementBatch, pk=batch_id))
+
+
+@router.get(
+    "/settlement_batches/{batch_id}/sepa.xml",
+    auth=ADMIN,
+    response={200: None, 400: dict, 404: dict},
+)
+def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "09") -> Any:
+    batch = get_object_or_404(SettlementBatch, pk=batch_id)
+    if version not in ("09", "03"):
+        return Status(400, {"version": [VERSION_INVALID]})
+    try:
+        xml = settlement.settlement_sepa_xml(batch=batch, config=_config(request), version=version)  # type: ignore[arg-type]
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    except SepaInvalid as error:
+        return Status(
+            400, {"detail": "Die SEPA-Datei ist ungültig.", "error_code": "SETTLE011", "reason": str(error)}
+        )
+    audit_record(
+        actor=request.auth,  # type: ignore[attr-defined]
+        action="settlement_batch.sepa_download",
+        obj=batch,
+        after={"version": version, "bytes": len(xml)},
+    )
+    response = HttpResponse(xml, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{batch.reference}-pain.001.001.{version}.xml"'
+    return response
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/mark_paid/", auth=ADMIN, response={200: dict, 400: dict, 404: dict}
+)
+def settlement_batch_mark_paid(request: HttpRequest, batch_id: int) -> Any:
+    batch = get_object_or_404(SettlementBatch, pk=batch_id)
+    try:
+        with transaction.atomic():
+            batch = settlement.settlement_batch_mark_paid(batch=batch, actor=_user(request))
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_batch.mark_paid",
+                obj=batch,
+                before={"status": SettlementBatch.Status.NEW.value},
+                after={"status": batch.status},
+            )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return {"detail": settlement.PAID_MESSAGE, "batch": _batch_detail(batch)}
+
+
+def _batch_item(batch_id: int, item_id: int) -> SettlementItem:
+    return get_object_or_404(
+        SettlementItem.objects.select_related("application__registration", "application__client"),
+        pk=item_id,
+        batch_id=batch_id,
+    )
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/fail/",
+    auth=ADMIN,
+    response={200: dict, 400: dict, 404: dict},
+)
+def settlement_item_fail(request: HttpRequest, batch_id: int, item_id: int, payload: FailIn) -> Any:
+    item = _batch_item(batch_id, item_id)
+    try:
+        with transaction.atomic():
+            settlement.settlement_item_fail(item=item, reason=payload.reason, actor=_user(request))
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_item.fail",
+                obj=item,
+                after={"reason": payload.reason, "application": item.application_id},
+            )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return _item(_batch_item(batch_id, item_id))
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/iban/",
+    auth=ADMIN,
+    response={200: dict, 400: dict, 404: dict},
+)
+def settlement_item_iban(request: HttpRequest, batch_id: int, item_id: int, payload: IbanIn) -> Any:
+    item = _batch_item(batch_id, item_id)
+    try:
+        with transaction.atomic():
+            settlement.settlement_item_iban_correct(
+                item=item, iban=payload.account_iban, account_name=payload.account_name, actor=_user(request)
+            )
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_item.iban_correct",
+                obj=item,
+                # Never the IBAN itself in the audit log: its masked form.
+                after={
+                    "iban": _masked(payload.account_iban.replace(" ", "").upper()),
+                    "application": item.application_id,
+                },
+            )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return _item(_batch_item(batch_id, item_id))

@@ -1,0 +1,411 @@
+"""Settlement batches through HTTP: creation from qa_to_pay, totals, the SEPA file (validated
+against the pain.001 XSDs sepaxml ships), PAID only from NEW, failed items and the corrected
+IBAN, roles, audit and tenant isolation."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+from typing import Any
+
+import pytest
+import xmlschema
+from django.test import Client
+from django.utils import timezone
+
+from billing.models import Client as BillingClient
+from operations.models import SettlementBatch, SettlementItem
+from operations.sepa import XSD_DIR
+from quota.models import QuotaApplication, QuotaStatus
+from quota.selectors import status_timeline
+from staff.models import AuditEntry
+from tenants.models import Partner
+from tests.factories import ApplicationFactory, UserFactory
+from tests.operations.conftest import API, HOST, OTHER_HOST, SessionFactory, money_config
+
+pytestmark = pytest.mark.django_db
+BATCHES = API + "settlement_batches/"
+NS = {
+    "09": "urn:iso:std:iso:20022:tech:xsd:pain.001.001.09",
+    "03": "urn:iso:std:iso:20022:tech:xsd:pain.001.001.03",
+}
+
+
+def to_pay(**kwargs: Any) -> QuotaApplication:
+    return ApplicationFactory.create(status=QuotaStatus.TO_PAY, **kwargs)
+
+
+def post(client: Client, path: str, body: dict[str, Any] | None = None, host: str = HOST) -> Any:
+    return client.post(path, body or {}, content_type="application/json", HTTP_HOST=host)
+
+
+def statuses(*applications: QuotaApplication) -> list[str]:
+    return [QuotaApplication.objects.get(pk=a.pk).status for a in applications]
+
+
+def test_a_batch_takes_the_chosen_to_pay_applications_with_their_totals(
+    autohaus: Partner, admin: Client
+) -> None:
+    # given: a private owner, a VAT-liable business, a small business, a charge card, and
+    # applications the batch must leave out (wrong status, no price)
+    private = to_pay()
+    business = to_pay(
+        client__vehicle_owner_type="business",
+        client__is_vat_mandatory=True,
+        client__name_of_business="Flotte GmbH",
+    )
+    small = to_pay(client__vehicle_owner_type="business", client__is_vat_mandatory=False)
+    card = to_pay(client__account_iban="", client__account_name="", client__charge_card="LK-4711")
+    entered = ApplicationFactory.create(status=QuotaStatus.ENTERED)
+    unpriced = to_pay(registration__vehicle_class="L3e")
+
+    # when
+    created = post(
+        admin, BATCHES, {"ids": [private.pk, business.pk, small.pk, card.pk, entered.pk, unpriced.pk]}
+    )
+
+    # then
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert body["status"] == "new" and body["status_label"] == "NEW"
+    assert {s["id"] for s in body["skipped"]} == {entered.pk, unpriced.pk}
+    sepa = {item["application"]["id"]: item for item in body["items"]}
+    assert set(sepa) == {private.pk, business.pk, small.pk}
+    assert [item["application"]["id"] for item in body["charge_card_items"]] == [card.pk]
+    assert body["charge_card_items"][0]["charge_card"] == "LK-4711"
+    assert (sepa[private.pk]["net"], sepa[private.pk]["vat"], sepa[private.pk]["gross"]) == (
+        "85.00",
+        "0.00",
+        "85.00",
+    )
+    assert (sepa[business.pk]["vat_percent"], sepa[business.pk]["vat"], sepa[business.pk]["gross"]) == (
+        "19.00",
+        "16.15",
+        "101.15",
+    )
+    assert sepa[small.pk]["gross"] == "85.00"
+    assert sepa[private.pk]["iban_masked"] == "DE89 **** **** **** **30 00"
+    totals = body["totals"]
+    assert totals["all"] == {"count": 4, "net": "340.00", "vat": "16.15", "gross": "356.15"}
+    assert totals["sepa"]["gross"] == "271.15" and totals["charge_card"]["gross"] == "85.00"
+    assert statuses(private, business, small, card) == [QuotaStatus.TO_SETTLE] * 4
+    assert statuses(entered, unpriced) == [QuotaStatus.ENTERED, QuotaStatus.TO_PAY]
+    change = QuotaApplication.objects.get(pk=private.pk).status_changes.last()
+    assert change is not None and change.actor_id == admin.member.user_id  # type: ignore[attr-defined]
+    assert body["reference"] in change.reason
+    assert AuditEntry.objects.filter(action="settlement_batch.create", object_id=str(body["id"])).exists()
+
+
+def test_a_batch_by_filter_and_a_second_batch_never_takes_the_same_application(
+    autohaus: Partner, admin: Client
+) -> None:
+    this_year = [to_pay(), to_pay()]
+    older = to_pay(legislation_year=2023)
+
+    first = post(admin, BATCHES, {"filters": {"legislation_year": timezone.localdate().year}})
+    second = post(admin, BATCHES, {"filters": {"legislation_year": timezone.localdate().year}})
+
+    assert first.status_code == 201
+    assert {item["application"]["id"] for item in first.json()["items"]} == {a.pk for a in this_year}
+    assert statuses(older) == [QuotaStatus.TO_PAY]
+    assert second.status_code == 400 and second.json()["error_code"] == "SETTLE002"
+
+
+def test_without_any_payable_application_nothing_is_created(autohaus: Partner, admin: Client) -> None:
+    entered = ApplicationFactory.create(status=QuotaStatus.ENTERED)
+
+    refused = post(admin, BATCHES, {"ids": [entered.pk]})
+    malformed = post(admin, BATCHES, {"ids": ["x"]})
+
+    assert refused.status_code == 400 and refused.json()["error_code"] == "SETTLE002"
+    assert refused.json()["skipped"][0]["id"] == entered.pk
+    assert malformed.status_code == 400
+    assert not SettlementBatch.objects.exists()
+
+
+def _batch(admin: Client, *applications: QuotaApplication) -> dict[str, Any]:
+    response = post(admin, BATCHES, {"ids": [a.pk for a in applications]})
+    assert response.status_code == 201, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("version", ["09", "03"])
+def test_the_sepa_file_validates_and_pays_one_transfer_per_owner(
+    autohaus: Partner, admin: Client, version: str
+) -> None:
+    # given: one owner with two vehicles, another owner, a charge card (not in the file)
+    owner = UserFactory.create()
+    first = to_pay(registration__owner=owner, client__account_name="Jörg Müßig-Straße")
+    second = to_pay(registration__owner=owner, client=first.client)
+    other = to_pay(client__account_iban="FR1420041010050500013M02606")
+    card = to_pay(client__account_iban="", client__account_name="", client__charge_card="LK-1")
+    batch = _batch(admin, first, second, other, card)
+
+    # when
+    response = admin.get(f"{BATCHES}{batch['id']}/sepa.xml", {"version": version}, HTTP_HOST=HOST)
+
+    # then: XSD-valid (checked again here, independently of the server)
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("application/xml")
+    assert f"pain.001.001.{version}.xml" in response["Content-Disposition"]
+    xsd = xmlschema.XMLSchema(str(XSD_DIR / f"pain.001.001.{version}.xsd"))
+    xsd.validate(response.content.decode())
+    root = ET.fromstring(response.content)  # noqa: S314 - our own server's file
+    ns = {"p": NS[version]}
+    transactions = root.findall(".//p:CdtTrfTxInf", ns)
+    assert len(transactions) == 2
+    assert root.find(".//p:GrpHdr/p:NbOfTxs", ns).text == "2"  # type: ignore[union-attr]
+    assert root.find(".//p:GrpHdr/p:CtrlSum", ns).text == "255.00"  # type: ignore[union-attr]
+    assert root.find(".//p:DbtrAcct/p:Id/p:IBAN", ns).text == "DE89370400440532013000"  # type: ignore[union-attr]
+    by_iban = {tx.find("p:CdtrAcct/p:Id/p:IBAN", ns).text: tx for tx in transactions}  # type: ignore[union-attr]
+    mine = by_iban["DE89370400440532013000"]
+    assert mine.find("p:Amt/p:InstdAmt", ns).text == "170.00"  # type: ignore[union-attr]
+    assert mine.find("p:Cdtr/p:Nm", ns).text == "Jorg Mussig-Strasse"  # type: ignore[union-attr]
+    remittance = mine.find("p:RmtInf/p:Ustrd", ns).text or ""  # type: ignore[union-attr]
+    for application in (first, second):
+        assert f"{application.registration.sequence}/{application.legislation_year}" in remittance
+    items = {i["application"]["id"]: i for i in batch["items"]}
+    assert mine.find("p:PmtId/p:EndToEndId", ns).text == items[first.pk]["end_to_end_id"]  # type: ignore[union-attr]
+    theirs = by_iban["FR1420041010050500013M02606"]
+    assert theirs.find("p:PmtId/p:EndToEndId", ns).text == items[other.pk]["end_to_end_id"]  # type: ignore[union-attr]
+    assert b"LK-1" not in response.content
+    assert AuditEntry.objects.filter(action="settlement_batch.sepa_download").exists()
+
+
+def test_many_application_numbers_are_split_so_the_remittance_keeps_every_number(
+    autohaus: Partner, admin: Client
+) -> None:
+    owner = UserFactory.create()
+    first = to_pay(registration__owner=owner)
+    applications = [first] + [to_pay(registration__owner=owner, client=first.client) for _ in range(11)]
+    batch = _batch(admin, *applications)
+
+    response = admin.get(f"{BATCHES}{batch['id']}/sepa.xml", HTTP_HOST=HOST)
+
+    assert response.status_code == 200
+    root = ET.fromstring(response.content)  # noqa: S314 - our own server's file
+    ns = {"p": NS["09"]}
+    remittances = [node.text or "" for node in root.findall(".//p:RmtInf/p:Ustrd", ns)]
+    assert len(remittances) == 2 and all(len(text) <= 140 for text in remittances)
+    joined = " ".join(remittances)
+    assert all(f"{a.registration.sequence}/{a.legislation_year}" in joined for a in applications)
+    assert root.find(".//p:GrpHdr/p:CtrlSum", ns).text == "1020.00"  # type: ignore[union-attr]
+
+
+def test_the_sepa_file_needs_the_partners_payout_account_and_a_known_version(
+    autohaus: Partner, admin: Client
+) -> None:
+    batch = _batch(admin, to_pay())
+
+    wrong_version = admin.get(f"{BATCHES}{batch['id']}/sepa.xml", {"version": "08"}, HTTP_HOST=HOST)
+    money_config(autohaus, payout_account={"name": "", "iban": "", "bic": ""})
+    without_account = admin.get(f"{BATCHES}{batch['id']}/sepa.xml", HTTP_HOST=HOST)
+
+    assert wrong_version.status_code == 400 and "version" in wrong_version.json()
+    assert without_account.status_code == 400 and without_account.json()["error_code"] == "SETTLE003"
+
+
+def test_the_payout_account_is_validated_with_schwifty_and_never_served_publicly(autohaus: Partner) -> None:
+    from tenants.config_schema import ConfigErrors, config_validate
+
+    with pytest.raises(ConfigErrors) as invalid:
+        config_validate({"payout_account": {"name": "X", "iban": "DE89370400440532013001"}})
+    with pytest.raises(ConfigErrors):
+        config_validate({"payout_account": {"name": "X", "iban": "DE89370400440532013000", "bic": "NOPE"}})
+    with pytest.raises(ConfigErrors):
+        config_validate({"payout_account": {"name": "", "iban": "DE89370400440532013000"}})
+    public = Client().get("/api/configs/autohaus/", HTTP_HOST=HOST)
+
+    assert "payout_account.iban" in invalid.value.errors
+    assert public.status_code == 200 and "payout_account" not in public.json()
+    assert b"DE89370400440532013000" not in public.content
+
+
+def test_mark_paid_only_from_new_moves_the_applications_to_paid(autohaus: Partner, admin: Client) -> None:
+    paid, failed = to_pay(), to_pay()
+    batch = _batch(admin, paid, failed)
+    failed_item = next(i for i in batch["items"] if i["application"]["id"] == failed.pk)
+    assert (
+        post(
+            admin, f"{BATCHES}{batch['id']}/items/{failed_item['id']}/fail/", {"reason": "IBAN erloschen"}
+        ).status_code
+        == 200
+    )
+
+    done = post(admin, f"{BATCHES}{batch['id']}/mark_paid/")
+    again = post(admin, f"{BATCHES}{batch['id']}/mark_paid/")
+
+    assert done.status_code == 200 and done.json()["detail"] == "Successfully updated to status PAID"
+    assert done.json()["batch"]["status"] == "settled" and done.json()["batch"]["status_label"] == "PAID"
+    assert statuses(paid, failed) == [QuotaStatus.PAID, QuotaStatus.PAYMENT_FAILURE]
+    assert again.status_code == 400 and again.json()["detail"] == 'Settlement batch status must be "NEW"'
+    # the owner's card says so
+    card = status_timeline(QuotaApplication.objects.get(pk=paid.pk), "de")
+    assert [e["details"]["title"] for e in card if e["position"] == "current"] == ["Ausgezahlt"]
+    assert (
+        AuditEntry.objects.filter(action="settlement_batch.mark_paid", object_id=str(batch["id"])).count()
+        == 1
+    )
+
+
+def test_mark_paid_is_refused_whole_when_an_application_left_to_settle(
+    autohaus: Partner, admin: Client
+) -> None:
+    from quota.services import quota_application_move
+
+    kept, moved = to_pay(), to_pay()
+    batch = _batch(admin, kept, moved)
+    quota_application_move(
+        application=moved, status=QuotaStatus.TO_PAY, actor=None, reason="aus dem Lauf genommen"
+    )
+
+    refused = post(admin, f"{BATCHES}{batch['id']}/mark_paid/")
+
+    assert refused.status_code == 400 and refused.json()["error_code"] == "SETTLE010"
+    assert statuses(kept, moved) == [QuotaStatus.TO_SETTLE, QuotaStatus.TO_PAY]
+    assert SettlementBatch.objects.get(pk=batch["id"]).status == SettlementBatch.Status.NEW
+
+
+def test_a_failed_item_needs_a_reason_and_a_corrected_iban_puts_it_back_to_pay(
+    autohaus: Partner, admin: Client
+) -> None:
+    application = to_pay()
+    batch = _batch(admin, application)
+    item = batch["items"][0]
+    base = f"{BATCHES}{batch['id']}/items/{item['id']}/"
+
+    reasonless = post(admin, base + "fail/", {"reason": " "})
+    too_early = post(admin, base + "iban/", {"account_iban": "DE02120300000000202051"})
+    failed = post(admin, base + "fail/", {"reason": "Konto erloschen (AC04)"})
+    twice = post(admin, base + "fail/", {"reason": "noch einmal"})
+    bad_iban = post(admin, base + "iban/", {"account_iban": "DE02120300000000202052"})
+    corrected = post(
+        admin, base + "iban/", {"account_iban": "DE02 1203 0000 0000 2020 51", "account_name": "Erika Muster"}
+    )
+
+    assert reasonless.status_code == 400
+    assert too_early.status_code == 400 and too_early.json()["error_code"] == "SETTLE006"
+    assert failed.status_code == 200 and failed.json()["status"] == "failed"
+    assert failed.json()["failure_reason"] == "Konto erloschen (AC04)"
+    assert twice.status_code == 400 and twice.json()["error_code"] == "SETTLE004"
+    assert bad_iban.status_code == 400 and bad_iban.json()["error_code"] == "SETTLE007"
+    assert corrected.status_code == 200 and corrected.json()["application"]["status"] == QuotaStatus.TO_PAY
+    client = BillingClient.objects.get(pk=application.client_id)
+    assert (client.account_iban, client.account_name) == ("DE02120300000000202051", "Erika Muster")
+    history = list(
+        QuotaApplication.objects.get(pk=application.pk).status_changes.values_list("status", "reason")
+    )
+    assert history[-2:] == [
+        (QuotaStatus.PAYMENT_FAILURE, "Konto erloschen (AC04)"),
+        (QuotaStatus.TO_PAY, "Bankverbindung korrigiert"),
+    ]
+    totals = admin.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=HOST).json()["totals"]
+    assert totals["all"]["count"] == 0 and totals["failed"]["count"] == 1
+    # the corrected application goes into the next batch with the new IBAN
+    again = _batch(admin, application)
+    assert again["items"][0]["iban_masked"].endswith("20 51")
+    audit = AuditEntry.objects.get(action="settlement_item.iban_correct")
+    assert "DE02120300000000202051" not in str(audit.after)
+
+
+def test_a_returned_transfer_after_paid_is_a_payment_failure(autohaus: Partner, admin: Client) -> None:
+    application = to_pay()
+    batch = _batch(admin, application)
+    post(admin, f"{BATCHES}{batch['id']}/mark_paid/")
+
+    returned = post(
+        admin, f"{BATCHES}{batch['id']}/items/{batch['items'][0]['id']}/fail/", {"reason": "Rücklastschrift"}
+    )
+
+    assert returned.status_code == 200
+    assert statuses(application) == [QuotaStatus.PAYMENT_FAILURE]
+    assert SettlementItem.objects.get(pk=batch["items"][0]["id"]).status == SettlementItem.Status.FAILED
+
+
+def test_the_list_and_the_detail(autohaus: Partner, admin: Client) -> None:
+    batch = _batch(admin, to_pay())
+
+    listing = admin.get(BATCHES, {"status": "new"}, HTTP_HOST=HOST)
+    settled = admin.get(BATCHES, {"status": "settled"}, HTTP_HOST=HOST)
+    detail = admin.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=HOST)
+    missing = admin.get(f"{BATCHES}999999/", HTTP_HOST=HOST)
+
+    assert listing.json()["count"] == 1 and listing.json()["results"][0]["id"] == batch["id"]
+    assert settled.json()["count"] == 0
+    assert detail.status_code == 200 and detail.json()["items"][0]["gross"] == "85.00"
+    assert missing.status_code == 404
+
+
+@pytest.mark.parametrize("role", ["viewer", "back_office"])
+def test_only_partner_admins_see_or_touch_settlement_batches(
+    autohaus: Partner, admin: Client, session: SessionFactory, role: str
+) -> None:
+    application = to_pay()
+    batch = _batch(admin, application)
+    staff = session(role)
+
+    calls = [
+        staff.get(BATCHES, HTTP_HOST=HOST),
+        post(staff, BATCHES, {"ids": [application.pk]}),
+        staff.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=HOST),
+        staff.get(f"{BATCHES}{batch['id']}/sepa.xml", HTTP_HOST=HOST),
+        post(staff, f"{BATCHES}{batch['id']}/mark_paid/"),
+        post(staff, f"{BATCHES}{batch['id']}/items/{batch['items'][0]['id']}/fail/", {"reason": "x"}),
+    ]
+
+    assert [c.status_code for c in calls] == [403] * 6
+    assert calls[0].json()["detail"] == "Dafür fehlt Ihnen die Berechtigung."
+    assert statuses(application) == [QuotaStatus.TO_SETTLE]
+
+
+def test_without_a_session_or_csrf_nothing_happens(autohaus: Partner, admin: Client) -> None:
+    application = to_pay()
+
+    anonymous = Client().get(BATCHES, HTTP_HOST=HOST)
+    admin.defaults.pop("HTTP_X_CSRFTOKEN")
+    no_csrf = post(admin, BATCHES, {"ids": [application.pk]})
+
+    assert anonymous.status_code == 401
+    assert no_csrf.status_code == 403
+    assert statuses(application) == [QuotaStatus.TO_PAY]
+
+
+def test_another_partner_sees_none_of_it(autohaus: Partner, admin: Client, session: SessionFactory) -> None:
+    batch = _batch(admin, to_pay())
+    stadtwerk = Partner.objects.get(subdomain="stadtwerk")
+    other_admin = session("partner_admin", host=OTHER_HOST, partner=stadtwerk)
+
+    theirs = other_admin.get(BATCHES, HTTP_HOST=OTHER_HOST)
+    by_id = other_admin.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=OTHER_HOST)
+    cookie_elsewhere = admin.get(BATCHES, HTTP_HOST=OTHER_HOST)
+
+    assert theirs.status_code == 200 and theirs.json()["count"] == 0
+    assert by_id.status_code == 404
+    assert cookie_elsewhere.status_code == 401
+
+
+def test_amounts_of_a_single_deal_and_without_display_vat() -> None:
+    from operations.models import SingleDeal
+    from operations.settlement import application_amounts
+    from tenants.config_schema import PartnerConfig
+
+    year = timezone.localdate().year
+    config = PartnerConfig.model_validate(
+        {"fees": [{"legislation_year": year, "client_fee": "85.00"}], "display_vat": False}
+    )
+    business = BillingClient(vehicle_owner_type="business", is_vat_mandatory=True)
+    application = QuotaApplication(legislation_year=year, client=business)
+    application.registration = ApplicationFactory.build().registration
+    no_vat_shown = application_amounts(application, config)
+    application.single_deal = SingleDeal(name="Flotte", deal_key="flotte", price_net=Decimal("70.00"))
+    deal = application_amounts(application, config)
+
+    assert no_vat_shown is not None and (no_vat_shown.vat, no_vat_shown.gross) == (
+        Decimal("0.00"),
+        Decimal("85.00"),
+    )
+    assert deal is not None and (deal.net, deal.vat, deal.gross) == (
+        Decimal("70.00"),
+        Decimal("13.30"),
+        Decimal("83.30"),
+    )
