@@ -14,6 +14,7 @@ from django_tenants.utils import schema_exists
 from tenants.cloning import template_clone
 from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.models import Domain, Partner, PartnerKind
+from themes.contrast import contrast_errors
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +29,20 @@ def partner_host(subdomain: str) -> str:
     return f"{subdomain.lower()}.{settings.BASE_DOMAIN}"
 
 
+def config_check(config: Any) -> dict[str, Any]:
+    """Validate and normalise a configuration, then check its colours' contrast (WCAG 2.2 AA,
+    themes.contrast); raise ConfigErrors keyed by field path ('colors.button')."""
+    normalised = config_normalise(config)
+    errors = contrast_errors(normalised)
+    if errors:
+        raise ConfigErrors(errors)
+    return normalised
+
+
 def config_clean(config: Any) -> dict[str, Any]:
     """Validate and normalise a configuration, raising a ValidationError per field path."""
     try:
-        return config_normalise(config)
+        return config_check(config)
     except ConfigErrors as exc:
         raise ValidationError(
             {
