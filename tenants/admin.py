@@ -1,22 +1,50 @@
-"""Partner onboarding in the Django admin of the public host; provisioning goes through
-tenants.services, exactly as `manage.py create_partner` does."""
+"""The onboarding console: partners in the Django admin of the public host (behind the staff
+second factor of staff.sites). Provisioning goes through tenants.services, exactly as
+`manage.py create_partner` does; configuration edits are drafts that are published as
+numbered versions, with history, diff and rollback."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.views.decorators.http import require_POST
 
 from tenants.middleware import request_partner
-from tenants.models import Domain, Partner
-from tenants.services import config_clean, partner_provision, partner_update
+from tenants.models import ConfigVersion, Domain, Partner
+from tenants.selectors import config_diff, config_versions
+from tenants.services import (
+    config_clean,
+    config_draft,
+    config_draft_discard,
+    config_draft_publish,
+    config_draft_save,
+    config_rollback,
+    partner_provision,
+    partner_update,
+)
+
+
+def _messages(exc: ValidationError) -> list[str]:
+    if hasattr(exc, "error_dict"):
+        return [message for messages_ in exc.message_dict.values() for message in messages_]
+    return list(exc.messages)
 
 
 class PartnerForm(forms.ModelForm):
     custom_domain = forms.CharField(required=False, help_text="Optional, e.g. thg.example.de")
+    note = forms.CharField(
+        label="Änderungsnotiz",
+        required=False,
+        max_length=300,
+        help_text="Steht in der Versionsgeschichte neben der Änderung.",
+    )
 
     class Meta:
         model = Partner
@@ -38,10 +66,11 @@ class DomainInline(admin.TabularInline):
 @admin.register(Partner)
 class PartnerAdmin(admin.ModelAdmin):
     form = PartnerForm
-    list_display = ["subdomain", "name", "kind", "frontend_active", "updated_at"]
+    change_form_template = "admin/tenants/partner/change_form.html"
+    list_display = ["subdomain", "name", "kind", "frontend_active", "published_version", "updated_at"]
     list_filter = ["kind", "frontend_active"]
     search_fields = ["subdomain", "name"]
-    readonly_fields = ["schema_name", "config_version", "created_at", "updated_at"]
+    readonly_fields = ["schema_name", "published_version", "config_version", "created_at", "updated_at"]
     inlines = [DomainInline]
 
     # Partners are managed on the public host only, never from a partner's own site.
@@ -67,16 +96,67 @@ class PartnerAdmin(admin.ModelAdmin):
     def get_inlines(self, request: HttpRequest, obj: Partner | None) -> list[Any]:
         return self.inlines if obj is not None else []
 
+    def get_form(
+        self, request: HttpRequest, obj: Partner | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            # The form edits the draft when there is one (get_object puts it in): the live
+            # configuration stays as it is until the draft is published.
+            draft = config_draft(obj)
+            form.base_fields["config"].help_text = (
+                "Entwurf (noch nicht veröffentlicht)."
+                if draft
+                else "Änderungen werden als Entwurf gespeichert."
+            )
+        return form
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        partner = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if partner is not None:
+            draft = config_draft(partner)
+            context["config_draft"] = draft
+            # get_object put the draft into `partner.config`: the diff is against the live row.
+            live = Partner.objects.values_list("config", flat=True).get(pk=partner.pk)
+            context["config_draft_diff"] = config_diff(live, draft.config) if draft else []
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Partner | None:
+        partner = super().get_object(request, object_id, from_field)
+        if partner is not None and request.method == "GET":
+            draft = config_draft(partner)
+            if draft is not None:
+                # Shown in the form: the draft, not the published configuration.
+                partner.config = draft.config
+        return partner
+
     def save_model(self, request: HttpRequest, obj: Partner, form: forms.ModelForm, change: bool) -> None:
         data = form.cleaned_data
         if change:
+            # `obj` already carries the form's values; the services compare with the stored row.
+            current = Partner.objects.get(pk=obj.pk)
             partner_update(
-                partner=obj,
-                name=data["name"],
-                kind=data["kind"],
-                config=data["config"],
-                frontend_active=data["frontend_active"],
+                partner=current, name=data["name"], kind=data["kind"], frontend_active=data["frontend_active"]
             )
+            draft = config_draft(current)
+            if data["config"] != current.config or draft is not None:
+                config_draft_save(
+                    partner=current, config=data["config"], author=request.user, note=data.get("note", "")
+                )
+                messages.info(
+                    request, "Die Konfiguration ist als Entwurf gespeichert: prüfen und veröffentlichen."
+                )
+            obj.config = current.config
+            obj.config_version = current.config_version
         else:
             provisioned = partner_provision(
                 subdomain=data["subdomain"],
@@ -85,6 +165,137 @@ class PartnerAdmin(admin.ModelAdmin):
                 config=data["config"],
                 frontend_active=data["frontend_active"],
                 custom_domain=data.get("custom_domain") or None,
+                author=request.user,
+                note=data.get("note", ""),
             )
             obj.pk = provisioned.pk
             obj.schema_name = provisioned.schema_name
+
+    # --- Drafts, versions, rollback ---------------------------------------------------------
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        own = [
+            path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
+            path(
+                "<int:object_id>/publish/",
+                view(require_POST(self.publish_view)),
+                name="tenants_partner_publish",
+            ),
+            path(
+                "<int:object_id>/discard/",
+                view(require_POST(self.discard_view)),
+                name="tenants_partner_discard",
+            ),
+            path(
+                "<int:object_id>/versions/<int:number>/rollback/",
+                view(require_POST(self.rollback_view)),
+                name="tenants_partner_rollback",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def _partner(self, request: HttpRequest, object_id: int, *, write: bool) -> Partner:
+        partner = get_object_or_404(Partner, pk=object_id)
+        allowed = (
+            self.has_change_permission(request, partner)
+            if write
+            else self.has_view_permission(request, partner)
+        )
+        if not allowed:
+            raise PermissionDenied
+        return partner
+
+    def _back(self, partner: Partner, target: str = "versions") -> HttpResponseRedirect:
+        if target == "change":
+            return HttpResponseRedirect(reverse("admin:tenants_partner_change", args=[partner.pk]))
+        return HttpResponseRedirect(reverse("admin:tenants_partner_versions", args=[partner.pk]))
+
+    def versions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=False)
+        versions = config_versions(partner)
+        rows = []
+        for index, version in enumerate(versions):
+            previous = versions[index + 1].config if index + 1 < len(versions) else {}
+            rows.append({"version": version, "changes": config_diff(previous, version.config)})
+        draft = config_draft(partner)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": partner,
+            "partner": partner,
+            "title": f"Konfigurationsversionen: {partner.name}",
+            "rows": rows,
+            "draft": draft,
+            "draft_changes": config_diff(partner.config, draft.config) if draft else [],
+            "can_change": self.has_change_permission(request, partner),
+        }
+        return TemplateResponse(request, "admin/tenants/partner/versions.html", context)
+
+    def publish_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        try:
+            version = config_draft_publish(
+                partner=partner, author=request.user, note=request.POST.get("note", "")[:300]
+            )
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner)
+        self.log_change(request, partner, f"Konfiguration Version {version.number} veröffentlicht")
+        messages.success(request, f"Version {version.number} ist veröffentlicht.")
+        return self._back(partner)
+
+    def discard_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        if config_draft_discard(partner=partner):
+            self.log_change(request, partner, "Konfigurationsentwurf verworfen")
+            messages.success(request, "Der Entwurf ist verworfen.")
+        return self._back(partner, "change")
+
+    def rollback_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        try:
+            version = config_rollback(partner=partner, number=number, author=request.user)
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner)
+        self.log_change(
+            request, partner, f"Konfiguration auf Version {number} zurückgesetzt (neu: {version.number})"
+        )
+        messages.success(request, f"Version {number} ist als Version {version.number} wieder veröffentlicht.")
+        return self._back(partner)
+
+
+@admin.register(ConfigVersion)
+class ConfigVersionAdmin(admin.ModelAdmin):
+    """Read-only: versions are written by the console's actions, never edited."""
+
+    list_display = ["partner", "number", "published_at", "author", "note"]
+    list_filter = ["partner"]
+    readonly_fields = [
+        "partner",
+        "number",
+        "config",
+        "author",
+        "created_at",
+        "published_at",
+        "note",
+        "copied_from",
+    ]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is None and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -34,6 +34,10 @@ class Partner(TenantMixin):
     frontend_active: models.BooleanField[bool, bool] = models.BooleanField(default=True)
     # The normalised configuration (tenants.config_schema), every default filled in.
     config = models.JSONField(default=dict, blank=True)
+    # The number of the published ConfigVersion whose configuration `config` holds.
+    published_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
+        default=0, editable=False
+    )
     # Bumped on every save: keys the cached config response and its ETag.
     config_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
         default=1, editable=False
@@ -105,3 +109,50 @@ class Domain(DomainMixin):
         result = super().delete(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
         return result
+
+
+class ConfigVersion(models.Model):
+    """A partner's configuration as a draft (published_at empty, no number yet) or as a
+    published version (numbered 1, 2, ... per partner). Published versions are never changed:
+    a rollback publishes a copy of an old one as the next number."""
+
+    partner = models.ForeignKey(Partner, on_delete=models.CASCADE, related_name="config_versions")
+    number: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
+        null=True, blank=True
+    )
+    config = models.JSONField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
+    updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+    published_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True)
+    note: models.CharField[str, str] = models.CharField(max_length=300, blank=True)
+    # For a rollback: the version it copies.
+    copied_from: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
+        null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["partner", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["partner", "number"], name="config_version_number_unique"),
+            # One open draft per partner: every edit in the console lands in it.
+            models.UniqueConstraint(
+                fields=["partner"], condition=models.Q(published_at__isnull=True), name="config_one_draft"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(published_at__isnull=True, number__isnull=True)
+                | models.Q(published_at__isnull=False, number__isnull=False),
+                name="config_version_numbered_when_published",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.partner.subdomain} v{self.number}" if self.number else f"{self.partner.subdomain} Entwurf"
+        )
+
+    @property
+    def is_draft(self) -> bool:
+        return self.published_at is None

@@ -9,11 +9,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
 from django_tenants.utils import schema_exists
 
 from tenants.cloning import template_clone
 from tenants.config_schema import ConfigErrors, config_normalise
-from tenants.models import Domain, Partner, PartnerKind
+from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
 from themes.contrast import contrast_errors
 
 logger = logging.getLogger(__name__)
@@ -74,6 +76,8 @@ def partner_provision(
     config: dict[str, Any] | None = None,
     frontend_active: bool = True,
     custom_domain: str | None = None,
+    author: Any = None,
+    note: str = "",
 ) -> Partner:
     """Create a partner: row, schema cloned from the migrated template, and its domains."""
     subdomain = subdomain.strip().lower()
@@ -99,7 +103,16 @@ def partner_provision(
     if not schema_exists(template):
         raise RuntimeError(f"Template schema {template!r} is missing: run `manage.py migrate_all` first")
     with transaction.atomic():
+        partner.published_version = 1
         partner.save()
+        ConfigVersion.objects.create(
+            partner=partner,
+            number=1,
+            config=partner.config,
+            author=author,
+            published_at=timezone.now(),
+            note=note or "Erste Konfiguration",
+        )
         # The copy carries the template's migration records: no migrate run is needed.
         template_clone(template, partner.schema_name)
         for index, domain in enumerate(domains):
@@ -115,22 +128,127 @@ def partner_update(
     kind: str | None = None,
     config: dict[str, Any] | None = None,
     frontend_active: bool | None = None,
+    author: Any = None,
+    note: str = "",
 ) -> Partner:
+    """Change a partner's fields; a changed configuration is published at once as the next
+    version (the command line and seed_demo; the console saves drafts instead)."""
     changes: dict[str, Any] = {}
     if name is not None:
         changes["name"] = name.strip()
     if kind is not None:
         changes["kind"] = kind
-    if config is not None:
-        changes["config"] = config_clean(config)
     if frontend_active is not None:
         changes["frontend_active"] = frontend_active
     changes = {field: value for field, value in changes.items() if getattr(partner, field) != value}
+    if config is not None:
+        cleaned = config_clean(config)
+        if cleaned != partner.config:
+            changes["config"] = cleaned
     if not changes:
         return partner
+    new_config = changes.pop("config", None)
     for field, value in changes.items():
         setattr(partner, field, value)
-    partner.full_clean(exclude=["schema_name", "subdomain"])
+    if new_config is not None:
+        partner.config = new_config  # Partner.clean checks the configuration it will have
+    partner.full_clean(exclude=["schema_name", "subdomain", "config"])
     with transaction.atomic():
-        partner.save(update_fields=list(changes))
+        if changes:
+            partner.save(update_fields=list(changes))
+        if new_config is not None:
+            _version_publish(partner=partner, config=new_config, author=author, note=note)
     return partner
+
+
+# --- Configuration drafts, versions and rollback -------------------------------------------
+
+
+def _author(user: Any) -> Any:
+    return user if user is not None and getattr(user, "pk", None) is not None else None
+
+
+def _version_publish(
+    *, partner: Partner, config: dict[str, Any], author: Any, note: str, copied_from: int | None = None
+) -> ConfigVersion:
+    """Number and publish a configuration: a new version row, then the partner's live config
+    (which bumps config_version, the cached config answer and its ETag). Inside a transaction."""
+    locked = Partner.objects.select_for_update().get(pk=partner.pk)
+    number = (
+        ConfigVersion.objects.filter(partner=locked, number__isnull=False).aggregate(n=Max("number"))["n"]
+        or 0
+    ) + 1
+    version = ConfigVersion.objects.create(
+        partner=partner,
+        number=number,
+        config=config,
+        author=_author(author),
+        published_at=timezone.now(),
+        note=note,
+        copied_from=copied_from,
+    )
+    partner.config = config
+    partner.published_version = number
+    partner.config_version = locked.config_version
+    partner.save(update_fields=["config", "published_version"])
+    return version
+
+
+def config_draft(partner: Partner) -> ConfigVersion | None:
+    return ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).first()
+
+
+def config_draft_save(*, partner: Partner, config: Any, author: Any, note: str = "") -> ConfigVersion:
+    """Keep an edit as the partner's draft (validated like a published one, contrast included);
+    the live site does not change until it is published."""
+    cleaned = config_clean(config)
+    with transaction.atomic():
+        Partner.objects.select_for_update().get(pk=partner.pk)
+        draft = config_draft(partner)
+        if draft is None:
+            draft = ConfigVersion.objects.create(
+                partner=partner, config=cleaned, author=_author(author), note=note
+            )
+        else:
+            draft.config = cleaned
+            draft.author = _author(author)
+            draft.note = note or draft.note
+            draft.save(update_fields=["config", "author", "note", "updated_at"])
+    return draft
+
+
+def config_draft_publish(*, partner: Partner, author: Any, note: str = "") -> ConfigVersion:
+    """Publish the open draft as the next version. Validated again: the gate may have grown
+    since the draft was saved."""
+    with transaction.atomic():
+        draft = (
+            ConfigVersion.objects.select_for_update()
+            .filter(partner=partner, published_at__isnull=True)
+            .first()
+        )
+        if draft is None:
+            raise ValidationError({"config": ["Es gibt keinen Entwurf zum Veröffentlichen."]})
+        cleaned = config_clean(draft.config)
+        draft.delete()
+        return _version_publish(partner=partner, config=cleaned, author=author, note=note or draft.note)
+
+
+def config_draft_discard(*, partner: Partner) -> bool:
+    deleted, _ = ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).delete()
+    return deleted > 0
+
+
+def config_rollback(*, partner: Partner, number: int, author: Any) -> ConfigVersion:
+    """Publish a copy of version `number` as the next version; history is never rewritten."""
+    old = ConfigVersion.objects.filter(partner=partner, number=number).first()
+    if old is None:
+        raise ValidationError({"config": [f"Version {number} gibt es nicht."]})
+    cleaned = config_clean(old.config)
+    with transaction.atomic():
+        return _version_publish(
+            partner=partner,
+            config=cleaned,
+            author=author,
+            note=f"Zurückgesetzt auf Version {number}",
+            copied_from=number,
+        )
