@@ -3,6 +3,7 @@ ETag follows the published version."""
 
 import html
 import json
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -58,8 +59,8 @@ def change(client: Client, partner: Partner, config: dict, **fields: str) -> obj
     return client.post(f"/admin/tenants/partner/{partner.pk}/change/", data, HTTP_HOST="localhost")
 
 
-def config_call(client: Client, **headers: str) -> object:
-    return client.get("/api/configs/solar/", HTTP_HOST="solar.localhost", **headers)
+def config_call(client: Client, **headers: str) -> Any:
+    return client.get("/api/configs/solar/", HTTP_HOST="solar.localhost", **headers)  # type: ignore[arg-type]
 
 
 def page(response: object) -> str:
