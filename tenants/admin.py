@@ -5,6 +5,7 @@ numbered versions, with history, diff and rollback."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -16,11 +17,13 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.views.decorators.http import require_POST
 
+from tenants.config_form import ConfigFormField, config_import_parse
+from tenants.config_schema import ConfigErrors
 from tenants.middleware import request_partner
 from tenants.models import ConfigVersion, Domain, Partner
 from tenants.selectors import config_diff, config_versions
 from tenants.services import (
-    config_clean,
+    config_check,
     config_draft,
     config_draft_discard,
     config_draft_publish,
@@ -39,6 +42,14 @@ def _messages(exc: ValidationError) -> list[str]:
 
 class PartnerForm(forms.ModelForm):
     custom_domain = forms.CharField(required=False, help_text="Optional, e.g. thg.example.de")
+    config = ConfigFormField(label="Konfiguration", required=False)
+    config_import = forms.CharField(
+        label="JSON-Import",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Für Fortgeschrittene: eine ganze Konfiguration als JSON; ersetzt das Formular oben. "
+        "Export: „Als JSON exportieren“ oben rechts.",
+    )
     note = forms.CharField(
         label="Änderungsnotiz",
         required=False,
@@ -51,10 +62,15 @@ class PartnerForm(forms.ModelForm):
         fields = ["subdomain", "name", "kind", "frontend_active", "config"]
 
     def clean_config(self) -> dict[str, Any]:
+        raw_import = (self.data.get("config_import") or "").strip()
+        value = config_import_parse(raw_import) if raw_import else self.cleaned_data.get("config") or {}
         try:
-            return config_clean(self.cleaned_data.get("config") or {})
-        except ValidationError as exc:
-            raise ValidationError(exc.message_dict["config"]) from None
+            return config_check(value)
+        except ConfigErrors as exc:
+            self.fields["config"].show_errors(exc.errors)  # type: ignore[attr-defined]
+            raise ValidationError(
+                [f"{path}: {message}" for path, messages in exc.errors.items() for message in messages]
+            ) from None
 
 
 class DomainInline(admin.TabularInline):
@@ -177,6 +193,7 @@ class PartnerAdmin(admin.ModelAdmin):
         view = self.admin_site.admin_view
         own = [
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
+            path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path(
                 "<int:object_id>/publish/",
                 view(require_POST(self.publish_view)),
@@ -231,6 +248,18 @@ class PartnerAdmin(admin.ModelAdmin):
             "can_change": self.has_change_permission(request, partner),
         }
         return TemplateResponse(request, "admin/tenants/partner/versions.html", context)
+
+    def export_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """The configuration as JSON (the draft if there is one), for the JSON import."""
+        partner = self._partner(request, object_id, write=False)
+        draft = config_draft(partner)
+        body = json.dumps(draft.config if draft else partner.config, ensure_ascii=False, indent=2)
+        suffix = "entwurf" if draft else f"v{partner.published_version}"
+        return HttpResponse(
+            body,
+            content_type="application/json; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{partner.subdomain}-{suffix}.json"'},
+        )
 
     def publish_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)

@@ -12,9 +12,10 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django_tenants.utils import schema_exists
+from pydantic import ValidationError as PydanticValidationError
 
 from tenants.cloning import template_clone
-from tenants.config_schema import ConfigErrors, config_normalise
+from tenants.config_schema import Colors, ConfigErrors, config_normalise
 from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
 from themes.contrast import contrast_errors
 
@@ -34,7 +35,18 @@ def partner_host(subdomain: str) -> str:
 def config_check(config: Any) -> dict[str, Any]:
     """Validate and normalise a configuration, then check its colours' contrast (WCAG 2.2 AA,
     themes.contrast); raise ConfigErrors keyed by field path ('colors.button')."""
-    normalised = config_normalise(config)
+    try:
+        normalised = config_normalise(config)
+    except ConfigErrors as exc:
+        # The colours are checked even when another field is wrong: one round of messages.
+        colors = config.get("colors") if isinstance(config, dict) else None
+        if not any(path.startswith("colors") for path in exc.errors):
+            try:
+                checked = Colors.model_validate(colors or {}).model_dump()
+            except PydanticValidationError:
+                raise exc from None
+            raise ConfigErrors({**exc.errors, **contrast_errors({"colors": checked})}) from None
+        raise
     errors = contrast_errors(normalised)
     if errors:
         raise ConfigErrors(errors)

@@ -127,6 +127,8 @@ SHARED_APPS = [
     "ninja",
     "huey.contrib.djhuey",
     "django.contrib.postgres",
+    # The onboarding console's configuration form (tenants.config_form).
+    "django_jsonform",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
