@@ -11,17 +11,20 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from tenants.config_form import ConfigFormField, config_import_parse
 from tenants.config_schema import ConfigErrors
-from tenants.middleware import request_partner
-from tenants.models import ConfigVersion, Domain, Partner
-from tenants.selectors import config_diff, config_versions
+from tenants.middleware import partner_site_url, request_partner
+from tenants.models import ConfigVersion, Domain, Partner, is_local_host
+from tenants.preview import preview_max_age, preview_url
+from tenants.selectors import config_diff, config_versions, partner_registration_counts
 from tenants.services import (
     config_check,
     config_draft,
@@ -79,15 +82,98 @@ class DomainInline(admin.TabularInline):
     fields = ["domain", "is_primary"]
 
 
+def _site_url(partner: Partner) -> str:
+    """partner_site_url from the prefetched domains (no query per row of the list)."""
+    domains = sorted(partner.domains.all(), key=lambda d: (not d.is_primary, d.pk))
+    if not domains:
+        return partner_site_url(partner)
+    host = domains[0].domain
+    return f"http://{host}/" if is_local_host(host) else f"https://{host}/"
+
+
+STATUS_LABELS = {"active": "aktiv", "inactive": "inaktiv", "archived": "archiviert"}
+
+
+class StatusFilter(admin.SimpleListFilter):
+    title = "Status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(STATUS_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Partner]) -> QuerySet[Partner]:
+        value = self.value()
+        if value == "archived":
+            return queryset.filter(archived_at__isnull=False)
+        if value in {"active", "inactive"}:
+            return queryset.filter(archived_at__isnull=True, frontend_active=value == "active")
+        return queryset
+
+
 @admin.register(Partner)
 class PartnerAdmin(admin.ModelAdmin):
     form = PartnerForm
     change_form_template = "admin/tenants/partner/change_form.html"
-    list_display = ["subdomain", "name", "kind", "frontend_active", "published_version", "updated_at"]
-    list_filter = ["kind", "frontend_active"]
-    search_fields = ["subdomain", "name"]
+    list_display = [
+        "subdomain",
+        "name",
+        "status_label",
+        "kind",
+        "domain_list",
+        "registrations",
+        "last_change",
+        "links",
+    ]
+    list_filter = [StatusFilter, "kind"]
+    search_fields = ["subdomain", "name", "domains__domain"]
     readonly_fields = ["schema_name", "published_version", "config_version", "created_at", "updated_at"]
     inlines = [DomainInline]
+
+    # --- The list: status, domains, registrations, last change, links -----------------------
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Partner]:
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("domains")
+            .annotate(last_published=Max("config_versions__published_at"))
+        )
+
+    def get_changelist_instance(self, request: HttpRequest) -> Any:
+        changelist = super().get_changelist_instance(request)
+        # One query for the page's partners, not one per row (each count is in its own schema).
+        counts = partner_registration_counts([partner.schema_name for partner in changelist.result_list])
+        for partner in changelist.result_list:
+            partner.registration_count = counts.get(partner.schema_name)
+        return changelist
+
+    @admin.display(description="Status")
+    def status_label(self, obj: Partner) -> str:
+        return STATUS_LABELS[obj.status]
+
+    @admin.display(description="Domains")
+    def domain_list(self, obj: Partner) -> str:
+        return ", ".join(sorted(domain.domain for domain in obj.domains.all()))
+
+    @admin.display(description="Registrierungen")
+    def registrations(self, obj: Partner) -> Any:
+        count = getattr(obj, "registration_count", None)
+        return "–" if count is None else count
+
+    @admin.display(description="Letzte Änderung", ordering="updated_at")
+    def last_change(self, obj: Partner) -> Any:
+        published = getattr(obj, "last_published", None)
+        return max(filter(None, [obj.updated_at, published]))
+
+    @admin.display(description="Links")
+    def links(self, obj: Partner) -> str:
+        if obj.archived_at is not None:
+            return "–"
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">Öffnen</a> · <a href="{}" target="_blank" rel="noopener">Vorschau</a>',
+            _site_url(obj),
+            reverse("admin:tenants_partner_preview", args=[obj.pk]),
+        )
 
     # Partners are managed on the public host only, never from a partner's own site.
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -142,6 +228,11 @@ class PartnerAdmin(admin.ModelAdmin):
             # get_object put the draft into `partner.config`: the diff is against the live row.
             live = Partner.objects.values_list("config", flat=True).get(pk=partner.pk)
             context["config_draft_diff"] = config_diff(live, draft.config) if draft else []
+            if partner.archived_at is None:
+                context["preview_url"] = preview_url(partner=partner, request=None)
+                context["draft_preview_url"] = preview_url(partner=partner, draft=draft) if draft else None
+                context["preview_days"] = preview_max_age() // 86400
+                context["site_url"] = partner_site_url(partner)
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     def get_object(
@@ -194,6 +285,7 @@ class PartnerAdmin(admin.ModelAdmin):
         own = [
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
+            path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
             path(
                 "<int:object_id>/publish/",
                 view(require_POST(self.publish_view)),
@@ -248,6 +340,13 @@ class PartnerAdmin(admin.ModelAdmin):
             "can_change": self.has_change_permission(request, partner),
         }
         return TemplateResponse(request, "admin/tenants/partner/versions.html", context)
+
+    def preview_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """A fresh preview link (of the draft with ?draft=1), opened at once."""
+        partner = self._partner(request, object_id, write=False)
+        draft = config_draft(partner) if request.GET.get("draft") else None
+        self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
+        return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
 
     def export_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """The configuration as JSON (the draft if there is one), for the JSON import."""

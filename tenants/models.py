@@ -44,6 +44,8 @@ class Partner(TenantMixin):
     )
     created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
     updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+    # Set when the partner was archived ("deleted" in the console): site off, data kept.
+    archived_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
 
     # Schemas are cloned from the template by tenants.services.partner_provision.
     auto_create_schema = False
@@ -54,6 +56,12 @@ class Partner(TenantMixin):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.subdomain})"
+
+    @property
+    def status(self) -> str:
+        if self.archived_at is not None:
+            return "archived"
+        return "active" if self.frontend_active else "inactive"
 
     def primary_domain(self) -> str:
         """The host every mailed link points at: the primary Domain, else the oldest one."""

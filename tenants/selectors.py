@@ -7,6 +7,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+
 from tenants.models import ConfigVersion, Partner
 from themes.compiler import COMPILER_VERSION, theme_compile, theme_compile_json
 
@@ -29,6 +31,12 @@ def _config_fields(partner: Partner) -> dict[str, Any]:
 def partner_config(partner: Partner) -> dict[str, Any]:
     """The configuration answer of `GET /api/configs/{subdomain}/`."""
     return {**_config_fields(partner), "theme": theme_compile(partner.config, partner.kind)}
+
+
+def partner_preview_config(partner: Partner, config: dict[str, Any]) -> dict[str, Any]:
+    """The config call's answer for a preview: the given configuration, the site shown live."""
+    fields = {**_config_fields(partner), **config, "frontend_active": True}
+    return {**fields, "theme": theme_compile(config, partner.kind)}
 
 
 def partner_config_payload(partner: Partner) -> tuple[str, bytes]:
@@ -102,3 +110,26 @@ def config_diff(before: dict[str, Any], after: dict[str, Any]) -> list[ConfigCha
             )
         )
     return changes
+
+
+def partner_registration_counts(schema_names: list[str]) -> dict[str, int]:
+    """Vehicle registrations per partner schema, in one query (a schema that is gone, e.g.
+    purged, is left out)."""
+    if not schema_names:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_schema FROM information_schema.tables "
+            "WHERE table_name = 'registrations_bevregistration' AND table_schema = ANY(%s)",
+            [schema_names],
+        )
+        present = [row[0] for row in cursor.fetchall()]
+        if not present:
+            return {}
+        # Schema names come from the catalogue just read, quoted as identifiers.
+        query = " UNION ALL ".join(
+            f"SELECT %s, count(*) FROM {connection.ops.quote_name(schema)}.registrations_bevregistration"  # noqa: S608
+            for schema in present
+        )
+        cursor.execute(query, present)
+        return {schema: int(count) for schema, count in cursor.fetchall()}
