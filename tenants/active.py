@@ -63,7 +63,8 @@ class InactivePartnerMiddleware:
         partner = request_partner(request)
         from_link = request.GET.get(QUERY) if partner is not None else None
         from_cookie = request.COOKIES.get(COOKIE) if partner is not None else None
-        if partner is not None and (from_link or from_cookie):
+        # An archived partner is closed for good: no preview either.
+        if partner is not None and partner.archived_at is None and (from_link or from_cookie):
             grant = preview_token_read(from_link or from_cookie or "", partner=partner)
             if grant is None and from_link:
                 # A link that does not work says so, rather than showing the closed site.

@@ -32,7 +32,9 @@ from tenants.services import (
     config_draft_publish,
     config_draft_save,
     config_rollback,
+    partner_archive,
     partner_provision,
+    partner_unarchive,
     partner_update,
 )
 
@@ -277,6 +279,41 @@ class PartnerAdmin(admin.ModelAdmin):
             )
             obj.pk = provisioned.pk
             obj.schema_name = provisioned.schema_name
+
+    # --- Delete archives -----------------------------------------------------------------------
+
+    actions = ["unarchive"]
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        # The confirmation page lists what happens: nothing is deleted.
+        archived = [
+            f"{obj}: wird archiviert – Website aus, Schema, Daten und Domains bleiben." for obj in objs
+        ]
+        return archived, {}, set(), []
+
+    def delete_model(self, request: HttpRequest, obj: Partner) -> None:
+        partner_archive(partner=obj)
+        self.log_change(request, obj, "Archiviert (statt gelöscht)")
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
+        for partner in queryset:
+            self.delete_model(request, partner)
+
+    def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
+        messages.success(
+            request,
+            f"{obj_display} ist archiviert: die Website ist aus, die Daten bleiben. "
+            "Endgültig löschen: manage.py partner_purge (schreibt vorher einen pg_dump).",
+        )
+        return HttpResponseRedirect(reverse("admin:tenants_partner_changelist"))
+
+    @admin.action(description="Aus dem Archiv holen (Website bleibt aus)")
+    def unarchive(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
+        for partner in queryset.filter(archived_at__isnull=False):
+            partner_unarchive(partner=partner)
+            self.log_change(request, partner, "Aus dem Archiv geholt")
 
     # --- Drafts, versions, rollback ---------------------------------------------------------
 

@@ -49,7 +49,9 @@ class Partner(TenantMixin):
 
     # Schemas are cloned from the template by tenants.services.partner_provision.
     auto_create_schema = False
-    auto_drop_schema = True
+    # Never dropped with the row: deleting in the console archives (tenants.services), and
+    # `manage.py partner_purge` drops the schema itself after a pg_dump.
+    auto_drop_schema = False
 
     class Meta:
         ordering = ["subdomain"]

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -14,7 +17,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_exists
 from pydantic import ValidationError as PydanticValidationError
 
-from tenants.cloning import template_clone
+from tenants.cloning import pg_dump_binary, template_clone
 from tenants.config_schema import Colors, ConfigErrors, config_normalise
 from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
 from themes.contrast import contrast_errors
@@ -264,3 +267,87 @@ def config_rollback(*, partner: Partner, number: int, author: Any) -> ConfigVers
             note=f"Zurückgesetzt auf Version {number}",
             copied_from=number,
         )
+
+
+# --- Archive and purge --------------------------------------------------------------------
+
+
+def partner_archive(*, partner: Partner) -> Partner:
+    """What 'Delete' does in the console: the site goes off, the schema, its data and media,
+    the domains and the configuration history stay. Undone by partner_unarchive."""
+    if partner.archived_at is not None:
+        return partner
+    with transaction.atomic():
+        partner.archived_at = timezone.now()
+        partner.frontend_active = False
+        partner.save(update_fields=["archived_at", "frontend_active"])
+    logger.info("partner archived", extra={"partner": partner.schema_name})
+    return partner
+
+
+def partner_unarchive(*, partner: Partner) -> Partner:
+    """Back from the archive, still inactive: the team switches the site on when ready."""
+    if partner.archived_at is None:
+        return partner
+    with transaction.atomic():
+        partner.archived_at = None
+        partner.save(update_fields=["archived_at"])
+    return partner
+
+
+def schema_dump(*, schema_name: str, path: Path) -> Path:
+    """pg_dump of one schema (custom format, restorable with pg_restore) to `path`."""
+    db = connection.settings_dict
+    path.parent.mkdir(parents=True, exist_ok=True)
+    command = [
+        pg_dump_binary(), "--schema", schema_name, "--format", "custom", "--no-owner", "--no-privileges",
+        "--file", str(path), "--dbname", str(db["NAME"]), "--username", str(db["USER"] or "postgres"),
+    ]  # fmt: skip
+    if db.get("HOST"):
+        command += ["--host", str(db["HOST"])]
+    if db.get("PORT"):
+        command += ["--port", str(db["PORT"])]
+    env = {**os.environ, "PGPASSWORD": str(db.get("PASSWORD") or "")}
+    result = subprocess.run(command, env=env, capture_output=True, text=True)  # noqa: S603
+    if result.returncode != 0 or not path.exists() or path.stat().st_size == 0:
+        raise RuntimeError(f"pg_dump of {schema_name} failed: {result.stderr.strip()[:500]}")
+    return path
+
+
+def _media_delete(prefix: str) -> int:
+    """Delete every stored file under `prefix` (the partner's media)."""
+    from django.core.files.storage import default_storage
+
+    deleted = 0
+
+    def walk(folder: str) -> None:
+        nonlocal deleted
+        try:
+            folders, files = default_storage.listdir(folder)
+        except FileNotFoundError:
+            return
+        for name in files:
+            default_storage.delete(f"{folder}/{name}")
+            deleted += 1
+        for name in folders:
+            walk(f"{folder}/{name}")
+
+    walk(prefix.rstrip("/"))
+    return deleted
+
+
+def partner_purge(*, partner: Partner, dump_dir: Path) -> Path:
+    """Really remove an archived partner: first a pg_dump of its schema (kept in dump_dir),
+    then the schema, its media and its rows (domains, versions). Refuses a partner that is
+    not archived: purging is the second step, never the first."""
+    if partner.archived_at is None:
+        raise ValidationError({"partner": [f"{partner.subdomain} ist nicht archiviert: zuerst archivieren."]})
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    dump = schema_dump(schema_name=partner.schema_name, path=dump_dir / f"{partner.schema_name}-{stamp}.dump")
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP SCHEMA IF EXISTS {connection.ops.quote_name(partner.schema_name)} CASCADE")
+        Partner.objects.filter(pk=partner.pk).delete()
+    files = _media_delete(f"{partner.schema_name}/")
+    logger.info("partner purged", extra={"partner": partner.schema_name, "dump": str(dump), "files": files})
+    return dump

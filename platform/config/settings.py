@@ -110,8 +110,10 @@ ALLOWED_HOSTS = ["*"]
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 SHARED_APPS = [
-    "django_tenants",
+    # Before django_tenants: its create_tenant, delete_tenant and clone_tenant commands are
+    # replaced by refusals in tenants/management/commands (the first app with a name wins).
     "tenants",
+    "django_tenants",
     "django.contrib.contenttypes",
     "django.contrib.auth",
     "accounts",
