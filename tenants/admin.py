@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from tenants.config_form import ConfigFormField, config_import_parse
 from tenants.config_schema import ConfigErrors
+from tenants.domains import domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import ConfigVersion, Domain, Partner, is_local_host
 from tenants.preview import preview_max_age, preview_url
@@ -79,9 +80,32 @@ class PartnerForm(forms.ModelForm):
 
 
 class DomainInline(admin.TabularInline):
+    """Custom domains with their verification state: served once the TXT record holds the
+    partner's token (tenants.domains; checked every 5 minutes and by "Domains jetzt prüfen")."""
+
     model = Domain
     extra = 0
-    fields = ["domain", "is_primary"]
+    fields = ["domain", "is_primary", "state", "txt_record"]
+    readonly_fields = ["state", "txt_record"]
+
+    @admin.display(description="Prüfung")
+    def state(self, obj: Domain) -> str:
+        if obj.pk is None:
+            return "–"
+        if obj.verified_at is not None:
+            return f"bestätigt ({obj.verified_at:%d.%m.%Y %H:%M})"
+        checked = (
+            f", zuletzt geprüft {obj.checked_at:%d.%m.%Y %H:%M}: {obj.check_result}" if obj.checked_at else ""
+        )
+        return f"ausstehend{checked}"
+
+    @admin.display(description="DNS-Eintrag für die Bestätigung")
+    def txt_record(self, obj: Domain) -> str:
+        if obj.pk is None or obj.verified_at is not None:
+            return "–"
+        return format_html(
+            "<code>{}</code> TXT <code>{}</code>", verification_name(obj.domain), obj.tenant.domain_token
+        )
 
 
 def _site_url(partner: Partner) -> str:
@@ -230,6 +254,7 @@ class PartnerAdmin(admin.ModelAdmin):
             # get_object put the draft into `partner.config`: the diff is against the live row.
             live = Partner.objects.values_list("config", flat=True).get(pk=partner.pk)
             context["config_draft_diff"] = config_diff(live, draft.config) if draft else []
+            context["pending_domains"] = partner.domains.filter(verified_at__isnull=True).exists()
             if partner.archived_at is None:
                 context["preview_url"] = preview_url(partner=partner, request=None)
                 context["draft_preview_url"] = preview_url(partner=partner, draft=draft) if draft else None
@@ -324,6 +349,11 @@ class PartnerAdmin(admin.ModelAdmin):
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
             path(
+                "<int:object_id>/domains/verify/",
+                view(require_POST(self.verify_domains_view)),
+                name="tenants_partner_verify_domains",
+            ),
+            path(
                 "<int:object_id>/publish/",
                 view(require_POST(self.publish_view)),
                 name="tenants_partner_publish",
@@ -384,6 +414,16 @@ class PartnerAdmin(admin.ModelAdmin):
         draft = config_draft(partner) if request.GET.get("draft") else None
         self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
         return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
+
+    def verify_domains_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        for domain in partner.domains.filter(verified_at__isnull=True):
+            if domain_verify(domain=domain):
+                self.log_change(request, partner, f"Domain {domain.domain} bestätigt")
+                messages.success(request, f"{domain.domain} ist bestätigt und wird ausgeliefert.")
+            else:
+                messages.warning(request, f"{domain.domain}: {domain.check_result}")
+        return self._back(partner, "change")
 
     def export_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """The configuration as JSON (the draft if there is one), for the JSON import."""

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -16,6 +17,10 @@ class PartnerKind(models.TextChoices):
     STANDARD = "standard", "Standard"
     UTILITY = "utility", "Energy utility"
     WALLBOX = "wallbox", "Wallbox maker"
+
+
+def domain_token_new() -> str:
+    return "thg-verify=" + secrets.token_urlsafe(24)
 
 
 class Partner(TenantMixin):
@@ -44,6 +49,10 @@ class Partner(TenantMixin):
     )
     created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
     updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+    # What the TXT record `_thg-verify.{domain}` must hold before a custom domain is served.
+    domain_token: models.CharField[str, str] = models.CharField(
+        max_length=64, default=domain_token_new, editable=False
+    )
     # Set when the partner was archived ("deleted" in the console): site off, data kept.
     archived_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -66,8 +75,14 @@ class Partner(TenantMixin):
         return "active" if self.frontend_active else "inactive"
 
     def primary_domain(self) -> str:
-        """The host every mailed link points at: the primary Domain, else the oldest one."""
-        domain = self.domains.order_by("-is_primary", "pk").values_list("domain", flat=True).first()
+        """The host every mailed link points at: the primary verified Domain, else the oldest
+        verified one (a pending custom domain is not served, so no link may point at it)."""
+        domain = (
+            self.domains.filter(verified_at__isnull=False)
+            .order_by("-is_primary", "pk")
+            .values_list("domain", flat=True)
+            .first()
+        )
         return domain or f"{self.subdomain}.{settings.BASE_DOMAIN}"
 
     def clean(self) -> None:
@@ -105,11 +120,30 @@ def is_local_host(host: str) -> bool:
 class Domain(DomainMixin):
     domain: str
     tenant: Partner
+    # Custom domains are served once DNS proves the partner controls them (tenants.domains);
+    # the partner's own {sub}.{BASE_DOMAIN} is ours and verified when created.
+    verified_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
+    checked_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
+    check_result: models.CharField[str, str] = models.CharField(max_length=300, blank=True, editable=False)
+
+    def is_platform_host(self) -> bool:
+        """The partner's own {sub}.{BASE_DOMAIN}: ours, nothing to prove."""
+        return self.domain == f"{self.tenant.subdomain}.{settings.BASE_DOMAIN}".lower()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        from django.utils import timezone
+
         from tenants.directory import directory
 
-        self.domain = self.domain.lower()
+        self.domain = self.domain.strip().lower().rstrip(".")
+        if self.pk is not None:
+            previous = Domain.objects.filter(pk=self.pk).values_list("domain", flat=True).first()
+            if previous is not None and previous != self.domain:
+                # A new name is a new claim: verified again before it is served.
+                self.verified_at = None
+                self.check_result = ""
+        if self.verified_at is None and self.is_platform_host():
+            self.verified_at = timezone.now()
         super().save(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
 

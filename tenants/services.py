@@ -91,6 +91,7 @@ def partner_provision(
     config: dict[str, Any] | None = None,
     frontend_active: bool = True,
     custom_domain: str | None = None,
+    custom_domain_verified: bool = False,
     author: Any = None,
     note: str = "",
 ) -> Partner:
@@ -131,7 +132,10 @@ def partner_provision(
         # The copy carries the template's migration records: no migrate run is needed.
         template_clone(template, partner.schema_name)
         for index, domain in enumerate(domains):
-            Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0)
+            # A custom domain waits for its DNS proof (tenants.domains) unless the operator
+            # vouches for it (create_partner --domain-verified).
+            verified = timezone.now() if index > 0 and custom_domain_verified else None
+            Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0, verified_at=verified)
     logger.info("partner provisioned", extra={"partner": partner.schema_name})
     return partner
 

@@ -566,3 +566,9 @@ DEVICE_COOKIE_AGE = 365 * 24 * 3600
 # set its own so a SECRET_KEY change never touches stored data (moving there: list the new key,
 # then the current SECRET_KEY, and run the command once).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEYS")
+
+# Custom domain verification (tenants.domains): resolvers to ask for the `_thg-verify` TXT
+# record, a comma list of `ip` or `ip:port`; empty: the system's resolvers.
+DOMAIN_VERIFY_NAMESERVERS = os.environ.get("DOMAIN_VERIFY_NAMESERVERS", "")
+# How long a preview link (tenants.preview) is valid, in seconds (default 7 days).
+PARTNER_PREVIEW_MAX_AGE = env_int("PARTNER_PREVIEW_MAX_AGE", 7 * 24 * 3600)
