@@ -9,13 +9,16 @@ touch. Runs right after tenants.middleware.PartnerMiddleware, which resolves the
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 
 from tenants.middleware import request_partner
+from tenants.preview import COOKIE, PREVIEW_INVALID, QUERY, preview_token_read
 
 PARTNER_INACTIVE = "PARTNER_INACTIVE"
+PREVIEW_INVALID_CODE = "PREVIEW_INVALID"
 INACTIVE_DETAIL = "Diese Website ist nicht aktiv."
 # Paths a deactivated partner still answers (prefixes under /api/).
 OPEN_API_PATHS = ("/api/configs/",)
@@ -40,9 +43,45 @@ def partner_inactive_refusal(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
+def _preview_refusal(request: HttpRequest) -> HttpResponse:
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": PREVIEW_INVALID, "error_code": PREVIEW_INVALID_CODE}, status=403)
+    return HttpResponseForbidden(
+        f"<!doctype html><title>Vorschau</title><h1>{PREVIEW_INVALID}</h1>",
+        content_type="text/html; charset=utf-8",
+    )
+
+
 class InactivePartnerMiddleware:
+    """Also the gate of preview links (tenants.preview): a valid token, from the link's query
+    or from the cookie the link left, lets the request through as if the site were live."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        partner = request_partner(request)
+        from_link = request.GET.get(QUERY) if partner is not None else None
+        from_cookie = request.COOKIES.get(COOKIE) if partner is not None else None
+        # An archived partner is closed for good: no preview either.
+        if partner is not None and partner.archived_at is None and (from_link or from_cookie):
+            grant = preview_token_read(from_link or from_cookie or "", partner=partner)
+            if grant is None and from_link:
+                # A link that does not work says so, rather than showing the closed site.
+                return _preview_refusal(request)
+            if grant is not None:
+                request.preview = grant  # type: ignore[attr-defined]
+                # Staff pages stay closed: a preview is the owner's site, not the back office.
+                if not (request.path.startswith("/admin/") or request.path == "/admin"):
+                    response = self.get_response(request)
+                    if from_link:
+                        response.set_cookie(
+                            COOKIE,
+                            grant.token,
+                            max_age=max(0, grant.expires_at - int(time.time())),
+                            secure=request.is_secure(),
+                            httponly=True,
+                            samesite="Lax",
+                        )
+                    return response
         return partner_inactive_refusal(request) or self.get_response(request)

@@ -1,48 +1,205 @@
-"""Partner onboarding in the Django admin of the public host; provisioning goes through
-tenants.services, exactly as `manage.py create_partner` does."""
+"""The onboarding console: partners in the Django admin of the public host (behind the staff
+second factor of staff.sites). Provisioning goes through tenants.services, exactly as
+`manage.py create_partner` does; configuration edits are drafts that are published as
+numbered versions, with history, diff and rollback."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin
-from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Max, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_POST
 
-from tenants.middleware import request_partner
-from tenants.models import Domain, Partner
-from tenants.services import config_clean, partner_provision, partner_update
+from tenants.config_form import ConfigFormField, config_import_parse
+from tenants.config_schema import ConfigErrors
+from tenants.domains import domain_verify, verification_name
+from tenants.middleware import partner_site_url, request_partner
+from tenants.models import ConfigVersion, Domain, Partner, is_local_host
+from tenants.preview import preview_max_age, preview_url
+from tenants.selectors import config_diff, config_versions, partner_registration_counts
+from tenants.services import (
+    config_check,
+    config_draft,
+    config_draft_discard,
+    config_draft_publish,
+    config_draft_save,
+    config_rollback,
+    partner_archive,
+    partner_provision,
+    partner_unarchive,
+    partner_update,
+)
+
+
+def _messages(exc: ValidationError) -> list[str]:
+    if hasattr(exc, "error_dict"):
+        return [message for messages_ in exc.message_dict.values() for message in messages_]
+    return list(exc.messages)
 
 
 class PartnerForm(forms.ModelForm):
     custom_domain = forms.CharField(required=False, help_text="Optional, e.g. thg.example.de")
+    config = ConfigFormField(label="Konfiguration", required=False)
+    config_import = forms.CharField(
+        label="JSON-Import",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "cols": 80}),
+        help_text="Für Fortgeschrittene: eine ganze Konfiguration als JSON; ersetzt das Formular oben. "
+        "Export: „Als JSON exportieren“ oben rechts.",
+    )
+    note = forms.CharField(
+        label="Änderungsnotiz",
+        required=False,
+        max_length=300,
+        help_text="Steht in der Versionsgeschichte neben der Änderung.",
+    )
 
     class Meta:
         model = Partner
         fields = ["subdomain", "name", "kind", "frontend_active", "config"]
 
     def clean_config(self) -> dict[str, Any]:
+        raw_import = (self.data.get("config_import") or "").strip()
+        value = config_import_parse(raw_import) if raw_import else self.cleaned_data.get("config") or {}
         try:
-            return config_clean(self.cleaned_data.get("config") or {})
-        except ValidationError as exc:
-            raise ValidationError(exc.message_dict["config"]) from None
+            return config_check(value)
+        except ConfigErrors as exc:
+            self.fields["config"].show_errors(exc.errors)  # type: ignore[attr-defined]
+            raise ValidationError(
+                [f"{path}: {message}" for path, messages in exc.errors.items() for message in messages]
+            ) from None
 
 
 class DomainInline(admin.TabularInline):
+    """Custom domains with their verification state: served once the TXT record holds the
+    partner's token (tenants.domains; checked every 5 minutes and by "Domains jetzt prüfen")."""
+
     model = Domain
     extra = 0
-    fields = ["domain", "is_primary"]
+    fields = ["domain", "is_primary", "state", "txt_record"]
+    readonly_fields = ["state", "txt_record"]
+
+    @admin.display(description="Prüfung")
+    def state(self, obj: Domain) -> str:
+        if obj.pk is None:
+            return "–"
+        if obj.verified_at is not None:
+            return f"bestätigt ({obj.verified_at:%d.%m.%Y %H:%M})"
+        checked = (
+            f", zuletzt geprüft {obj.checked_at:%d.%m.%Y %H:%M}: {obj.check_result}" if obj.checked_at else ""
+        )
+        return f"ausstehend{checked}"
+
+    @admin.display(description="DNS-Eintrag für die Bestätigung")
+    def txt_record(self, obj: Domain) -> str:
+        if obj.pk is None or obj.verified_at is not None:
+            return "–"
+        return format_html(
+            "<code>{}</code> TXT <code>{}</code>", verification_name(obj.domain), obj.tenant.domain_token
+        )
+
+
+def _site_url(partner: Partner) -> str:
+    """partner_site_url from the prefetched domains (no query per row of the list)."""
+    domains = sorted(partner.domains.all(), key=lambda d: (not d.is_primary, d.pk))
+    if not domains:
+        return partner_site_url(partner)
+    host = domains[0].domain
+    return f"http://{host}/" if is_local_host(host) else f"https://{host}/"
+
+
+STATUS_LABELS = {"active": "aktiv", "inactive": "inaktiv", "archived": "archiviert"}
+
+
+class StatusFilter(admin.SimpleListFilter):
+    title = "Status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(STATUS_LABELS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Partner]) -> QuerySet[Partner]:
+        value = self.value()
+        if value == "archived":
+            return queryset.filter(archived_at__isnull=False)
+        if value in {"active", "inactive"}:
+            return queryset.filter(archived_at__isnull=True, frontend_active=value == "active")
+        return queryset
 
 
 @admin.register(Partner)
 class PartnerAdmin(admin.ModelAdmin):
     form = PartnerForm
-    list_display = ["subdomain", "name", "kind", "frontend_active", "updated_at"]
-    list_filter = ["kind", "frontend_active"]
-    search_fields = ["subdomain", "name"]
-    readonly_fields = ["schema_name", "config_version", "created_at", "updated_at"]
+    change_form_template = "admin/tenants/partner/change_form.html"
+    list_display = [
+        "subdomain",
+        "name",
+        "status_label",
+        "kind",
+        "domain_list",
+        "registrations",
+        "last_change",
+        "links",
+    ]
+    list_filter = [StatusFilter, "kind"]
+    search_fields = ["subdomain", "name", "domains__domain"]
+    readonly_fields = ["schema_name", "published_version", "config_version", "created_at", "updated_at"]
     inlines = [DomainInline]
+
+    # --- The list: status, domains, registrations, last change, links -----------------------
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Partner]:
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("domains")
+            .annotate(last_published=Max("config_versions__published_at"))
+        )
+
+    def get_changelist_instance(self, request: HttpRequest) -> Any:
+        changelist = super().get_changelist_instance(request)
+        # One query for the page's partners, not one per row (each count is in its own schema).
+        counts = partner_registration_counts([partner.schema_name for partner in changelist.result_list])
+        for partner in changelist.result_list:
+            partner.registration_count = counts.get(partner.schema_name)
+        return changelist
+
+    @admin.display(description="Status")
+    def status_label(self, obj: Partner) -> str:
+        return STATUS_LABELS[obj.status]
+
+    @admin.display(description="Domains")
+    def domain_list(self, obj: Partner) -> str:
+        return ", ".join(sorted(domain.domain for domain in obj.domains.all()))
+
+    @admin.display(description="Registrierungen")
+    def registrations(self, obj: Partner) -> Any:
+        count = getattr(obj, "registration_count", None)
+        return "–" if count is None else count
+
+    @admin.display(description="Letzte Änderung", ordering="updated_at")
+    def last_change(self, obj: Partner) -> Any:
+        published = getattr(obj, "last_published", None)
+        return max(filter(None, [obj.updated_at, published]))
+
+    @admin.display(description="Links")
+    def links(self, obj: Partner) -> str:
+        if obj.archived_at is not None:
+            return "–"
+        return format_html(
+            '<a href="{}" target="_blank" rel="noopener">Öffnen</a> · <a href="{}" target="_blank" rel="noopener">Vorschau</a>',
+            _site_url(obj),
+            reverse("admin:tenants_partner_preview", args=[obj.pk]),
+        )
 
     # Partners are managed on the public host only, never from a partner's own site.
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -67,16 +224,73 @@ class PartnerAdmin(admin.ModelAdmin):
     def get_inlines(self, request: HttpRequest, obj: Partner | None) -> list[Any]:
         return self.inlines if obj is not None else []
 
+    def get_form(
+        self, request: HttpRequest, obj: Partner | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is not None:
+            # The form edits the draft when there is one (get_object puts it in): the live
+            # configuration stays as it is until the draft is published.
+            draft = config_draft(obj)
+            form.base_fields["config"].help_text = (
+                "Entwurf (noch nicht veröffentlicht)."
+                if draft
+                else "Änderungen werden als Entwurf gespeichert."
+            )
+        return form
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        partner = self.get_object(request, object_id)
+        context = dict(extra_context or {})
+        if partner is not None:
+            draft = config_draft(partner)
+            context["config_draft"] = draft
+            # get_object put the draft into `partner.config`: the diff is against the live row.
+            live = Partner.objects.values_list("config", flat=True).get(pk=partner.pk)
+            context["config_draft_diff"] = config_diff(live, draft.config) if draft else []
+            context["pending_domains"] = partner.domains.filter(verified_at__isnull=True).exists()
+            if partner.archived_at is None:
+                context["preview_url"] = preview_url(partner=partner, request=None)
+                context["draft_preview_url"] = preview_url(partner=partner, draft=draft) if draft else None
+                context["preview_days"] = preview_max_age() // 86400
+                context["site_url"] = partner_site_url(partner)
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Partner | None:
+        partner = super().get_object(request, object_id, from_field)
+        if partner is not None and request.method == "GET":
+            draft = config_draft(partner)
+            if draft is not None:
+                # Shown in the form: the draft, not the published configuration.
+                partner.config = draft.config
+        return partner
+
     def save_model(self, request: HttpRequest, obj: Partner, form: forms.ModelForm, change: bool) -> None:
         data = form.cleaned_data
         if change:
+            # `obj` already carries the form's values; the services compare with the stored row.
+            current = Partner.objects.get(pk=obj.pk)
             partner_update(
-                partner=obj,
-                name=data["name"],
-                kind=data["kind"],
-                config=data["config"],
-                frontend_active=data["frontend_active"],
+                partner=current, name=data["name"], kind=data["kind"], frontend_active=data["frontend_active"]
             )
+            draft = config_draft(current)
+            if data["config"] != current.config or draft is not None:
+                config_draft_save(
+                    partner=current, config=data["config"], author=request.user, note=data.get("note", "")
+                )
+                messages.info(
+                    request, "Die Konfiguration ist als Entwurf gespeichert: prüfen und veröffentlichen."
+                )
+            obj.config = current.config
+            obj.config_version = current.config_version
         else:
             provisioned = partner_provision(
                 subdomain=data["subdomain"],
@@ -85,6 +299,208 @@ class PartnerAdmin(admin.ModelAdmin):
                 config=data["config"],
                 frontend_active=data["frontend_active"],
                 custom_domain=data.get("custom_domain") or None,
+                author=request.user,
+                note=data.get("note", ""),
             )
             obj.pk = provisioned.pk
             obj.schema_name = provisioned.schema_name
+
+    # --- Delete archives -----------------------------------------------------------------------
+
+    actions = ["unarchive"]
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        # The confirmation page lists what happens: nothing is deleted.
+        archived = [
+            f"{obj}: wird archiviert – Website aus, Schema, Daten und Domains bleiben." for obj in objs
+        ]
+        return archived, {}, set(), []
+
+    def delete_model(self, request: HttpRequest, obj: Partner) -> None:
+        partner_archive(partner=obj)
+        self.log_change(request, obj, "Archiviert (statt gelöscht)")
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
+        for partner in queryset:
+            self.delete_model(request, partner)
+
+    def response_delete(self, request: HttpRequest, obj_display: str, obj_id: Any) -> HttpResponse:
+        messages.success(
+            request,
+            f"{obj_display} ist archiviert: die Website ist aus, die Daten bleiben. "
+            "Endgültig löschen: manage.py partner_purge (schreibt vorher einen pg_dump).",
+        )
+        return HttpResponseRedirect(reverse("admin:tenants_partner_changelist"))
+
+    @admin.action(description="Aus dem Archiv holen (Website bleibt aus)")
+    def unarchive(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
+        for partner in queryset.filter(archived_at__isnull=False):
+            partner_unarchive(partner=partner)
+            self.log_change(request, partner, "Aus dem Archiv geholt")
+
+    # --- Drafts, versions, rollback ---------------------------------------------------------
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        own = [
+            path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
+            path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
+            path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
+            path(
+                "<int:object_id>/domains/verify/",
+                view(require_POST(self.verify_domains_view)),
+                name="tenants_partner_verify_domains",
+            ),
+            path(
+                "<int:object_id>/publish/",
+                view(require_POST(self.publish_view)),
+                name="tenants_partner_publish",
+            ),
+            path(
+                "<int:object_id>/discard/",
+                view(require_POST(self.discard_view)),
+                name="tenants_partner_discard",
+            ),
+            path(
+                "<int:object_id>/versions/<int:number>/rollback/",
+                view(require_POST(self.rollback_view)),
+                name="tenants_partner_rollback",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def _partner(self, request: HttpRequest, object_id: int, *, write: bool) -> Partner:
+        partner = get_object_or_404(Partner, pk=object_id)
+        allowed = (
+            self.has_change_permission(request, partner)
+            if write
+            else self.has_view_permission(request, partner)
+        )
+        if not allowed:
+            raise PermissionDenied
+        return partner
+
+    def _back(self, partner: Partner, target: str = "versions") -> HttpResponseRedirect:
+        if target == "change":
+            return HttpResponseRedirect(reverse("admin:tenants_partner_change", args=[partner.pk]))
+        return HttpResponseRedirect(reverse("admin:tenants_partner_versions", args=[partner.pk]))
+
+    def versions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=False)
+        versions = config_versions(partner)
+        rows = []
+        for index, version in enumerate(versions):
+            previous = versions[index + 1].config if index + 1 < len(versions) else {}
+            rows.append({"version": version, "changes": config_diff(previous, version.config)})
+        draft = config_draft(partner)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": partner,
+            "partner": partner,
+            "title": f"Konfigurationsversionen: {partner.name}",
+            "rows": rows,
+            "draft": draft,
+            "draft_changes": config_diff(partner.config, draft.config) if draft else [],
+            "can_change": self.has_change_permission(request, partner),
+        }
+        return TemplateResponse(request, "admin/tenants/partner/versions.html", context)
+
+    def preview_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """A fresh preview link (of the draft with ?draft=1), opened at once."""
+        partner = self._partner(request, object_id, write=False)
+        draft = config_draft(partner) if request.GET.get("draft") else None
+        self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
+        return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
+
+    def verify_domains_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        for domain in partner.domains.filter(verified_at__isnull=True):
+            if domain_verify(domain=domain):
+                self.log_change(request, partner, f"Domain {domain.domain} bestätigt")
+                messages.success(request, f"{domain.domain} ist bestätigt und wird ausgeliefert.")
+            else:
+                messages.warning(request, f"{domain.domain}: {domain.check_result}")
+        return self._back(partner, "change")
+
+    def export_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """The configuration as JSON (the draft if there is one), for the JSON import."""
+        partner = self._partner(request, object_id, write=False)
+        draft = config_draft(partner)
+        body = json.dumps(draft.config if draft else partner.config, ensure_ascii=False, indent=2)
+        suffix = "entwurf" if draft else f"v{partner.published_version}"
+        return HttpResponse(
+            body,
+            content_type="application/json; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="{partner.subdomain}-{suffix}.json"'},
+        )
+
+    def publish_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        try:
+            version = config_draft_publish(
+                partner=partner, author=request.user, note=request.POST.get("note", "")[:300]
+            )
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner)
+        self.log_change(request, partner, f"Konfiguration Version {version.number} veröffentlicht")
+        messages.success(request, f"Version {version.number} ist veröffentlicht.")
+        return self._back(partner)
+
+    def discard_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        if config_draft_discard(partner=partner):
+            self.log_change(request, partner, "Konfigurationsentwurf verworfen")
+            messages.success(request, "Der Entwurf ist verworfen.")
+        return self._back(partner, "change")
+
+    def rollback_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
+        partner = self._partner(request, object_id, write=True)
+        try:
+            version = config_rollback(partner=partner, number=number, author=request.user)
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner)
+        self.log_change(
+            request, partner, f"Konfiguration auf Version {number} zurückgesetzt (neu: {version.number})"
+        )
+        messages.success(request, f"Version {number} ist als Version {version.number} wieder veröffentlicht.")
+        return self._back(partner)
+
+
+@admin.register(ConfigVersion)
+class ConfigVersionAdmin(admin.ModelAdmin):
+    """Read-only: versions are written by the console's actions, never edited."""
+
+    list_display = ["partner", "number", "published_at", "author", "note"]
+    list_filter = ["partner"]
+    readonly_fields = [
+        "partner",
+        "number",
+        "config",
+        "author",
+        "created_at",
+        "published_at",
+        "note",
+        "copied_from",
+    ]
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and super().has_module_permission(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is None and super().has_view_permission(request, obj)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -12,7 +12,8 @@ from config.text import CleanText
 from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.directory import directory
 from tenants.middleware import PARTNER_NOT_FOUND, request_partner
-from tenants.selectors import partner_config_payload
+from tenants.preview import PREVIEW_INVALID, preview_config, request_preview
+from tenants.selectors import partner_config_payload, partner_preview_config
 from themes.compiler import theme_compile
 
 router = Router(tags=["partners"])
@@ -33,6 +34,18 @@ def config_detail(request: HttpRequest, subdomain: str) -> HttpResponse:
         partner = directory.by_subdomain(subdomain)
     if partner is None:
         return JsonResponse({"detail": PARTNER_NOT_FOUND}, status=404)
+    grant = request_preview(request)
+    if grant is not None and host_partner is partner:
+        # A preview link's visitor: the draft (or the published configuration) as if live;
+        # never cached, never 304, so the published answer's ETag stays untouched.
+        config = preview_config(partner, grant)
+        if config is None:
+            return JsonResponse({"detail": PREVIEW_INVALID, "error_code": "PREVIEW_INVALID"}, status=404)
+        return JsonResponse(
+            {**partner_preview_config(partner, config), "preview": True},
+            headers={"Cache-Control": "no-store", "Vary": "Host, X-Subdomain, Cookie"},
+            json_dumps_params={"ensure_ascii": False},
+        )
     etag, body = partner_config_payload(partner)
     # The hottest call: META directly (request.headers builds a dict of every header).
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Host, X-Subdomain"}

@@ -120,11 +120,13 @@ def _web_url(value: str) -> str:
     return value
 
 
-Color = Annotated[str, AfterValidator(_hex_color)]
+# The json_schema_extra markers tell the console's form (tenants.config_form) which widget a
+# field gets: a colour picker, an HTML text area, a decoded text area for base64 HTML.
+Color = Annotated[str, AfterValidator(_hex_color), Field(json_schema_extra={"format": "color"})]
 AssetUrl = Annotated[str | None, AfterValidator(_asset_url)]
 WebUrl = Annotated[str, AfterValidator(_web_url)]
-Html = Annotated[str, AfterValidator(sanitize_html)]
-Base64Html = Annotated[str, AfterValidator(_base64_html)]
+Html = Annotated[str, AfterValidator(sanitize_html), Field(json_schema_extra={"x-html": True})]
+Base64Html = Annotated[str, AfterValidator(_base64_html), Field(json_schema_extra={"x-base64-html": True})]
 Text = Annotated[str, Field(max_length=5000)]
 ShortText = Annotated[str, Field(max_length=300)]
 
@@ -230,7 +232,8 @@ class Colors(Strict):
     gradient_end: Color = "#08a045"
     button: Color = "#0b6e4f"
     button_text: Color = "#ffffff"
-    circle: Color = "#08a045"
+    # White step numbers sit on it: #08a045 gave them 3.4:1 (themes.contrast wants 4.5:1).
+    circle: Color = "#07893b"
     text: Color = "#1f2933"
     input_border: Color = "#9aa5b1"
     desktop_box: Color = "#ffffff"

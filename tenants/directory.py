@@ -84,7 +84,10 @@ class PartnerDirectory:
     def _load_host(host: str) -> Partner | None:
         from tenants.models import Domain
 
-        domain = Domain.objects.select_related("tenant").filter(domain=host).first()
+        # A custom domain is served only once verified (tenants.domains).
+        domain = (
+            Domain.objects.select_related("tenant").filter(domain=host, verified_at__isnull=False).first()
+        )
         return domain.tenant if domain else None
 
     @staticmethod

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +19,10 @@ class PartnerKind(models.TextChoices):
     WALLBOX = "wallbox", "Wallbox maker"
 
 
+def domain_token_new() -> str:
+    return "thg-verify=" + secrets.token_urlsafe(24)
+
+
 class Partner(TenantMixin):
     # Annotated by hand: TenantMixin comes untyped, so the Django plugin cannot infer them.
     subdomain: models.CharField[str, str] = models.CharField(
@@ -34,16 +39,28 @@ class Partner(TenantMixin):
     frontend_active: models.BooleanField[bool, bool] = models.BooleanField(default=True)
     # The normalised configuration (tenants.config_schema), every default filled in.
     config = models.JSONField(default=dict, blank=True)
+    # The number of the published ConfigVersion whose configuration `config` holds.
+    published_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
+        default=0, editable=False
+    )
     # Bumped on every save: keys the cached config response and its ETag.
     config_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
         default=1, editable=False
     )
     created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
     updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+    # What the TXT record `_thg-verify.{domain}` must hold before a custom domain is served.
+    domain_token: models.CharField[str, str] = models.CharField(
+        max_length=64, default=domain_token_new, editable=False
+    )
+    # Set when the partner was archived ("deleted" in the console): site off, data kept.
+    archived_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
 
     # Schemas are cloned from the template by tenants.services.partner_provision.
     auto_create_schema = False
-    auto_drop_schema = True
+    # Never dropped with the row: deleting in the console archives (tenants.services), and
+    # `manage.py partner_purge` drops the schema itself after a pg_dump.
+    auto_drop_schema = False
 
     class Meta:
         ordering = ["subdomain"]
@@ -51,9 +68,21 @@ class Partner(TenantMixin):
     def __str__(self) -> str:
         return f"{self.name} ({self.subdomain})"
 
+    @property
+    def status(self) -> str:
+        if self.archived_at is not None:
+            return "archived"
+        return "active" if self.frontend_active else "inactive"
+
     def primary_domain(self) -> str:
-        """The host every mailed link points at: the primary Domain, else the oldest one."""
-        domain = self.domains.order_by("-is_primary", "pk").values_list("domain", flat=True).first()
+        """The host every mailed link points at: the primary verified Domain, else the oldest
+        verified one (a pending custom domain is not served, so no link may point at it)."""
+        domain = (
+            self.domains.filter(verified_at__isnull=False)
+            .order_by("-is_primary", "pk")
+            .values_list("domain", flat=True)
+            .first()
+        )
         return domain or f"{self.subdomain}.{settings.BASE_DOMAIN}"
 
     def clean(self) -> None:
@@ -91,11 +120,30 @@ def is_local_host(host: str) -> bool:
 class Domain(DomainMixin):
     domain: str
     tenant: Partner
+    # Custom domains are served once DNS proves the partner controls them (tenants.domains);
+    # the partner's own {sub}.{BASE_DOMAIN} is ours and verified when created.
+    verified_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
+    checked_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True, editable=False)
+    check_result: models.CharField[str, str] = models.CharField(max_length=300, blank=True, editable=False)
+
+    def is_platform_host(self) -> bool:
+        """The partner's own {sub}.{BASE_DOMAIN}: ours, nothing to prove."""
+        return self.domain == f"{self.tenant.subdomain}.{settings.BASE_DOMAIN}".lower()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        from django.utils import timezone
+
         from tenants.directory import directory
 
-        self.domain = self.domain.lower()
+        self.domain = self.domain.strip().lower().rstrip(".")
+        if self.pk is not None:
+            previous = Domain.objects.filter(pk=self.pk).values_list("domain", flat=True).first()
+            if previous is not None and previous != self.domain:
+                # A new name is a new claim: verified again before it is served.
+                self.verified_at = None
+                self.check_result = ""
+        if self.verified_at is None and self.is_platform_host():
+            self.verified_at = timezone.now()
         super().save(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
 
@@ -105,3 +153,50 @@ class Domain(DomainMixin):
         result = super().delete(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
         return result
+
+
+class ConfigVersion(models.Model):
+    """A partner's configuration as a draft (published_at empty, no number yet) or as a
+    published version (numbered 1, 2, ... per partner). Published versions are never changed:
+    a rollback publishes a copy of an old one as the next number."""
+
+    partner = models.ForeignKey(Partner, on_delete=models.CASCADE, related_name="config_versions")
+    number: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
+        null=True, blank=True
+    )
+    config = models.JSONField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
+    updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
+    published_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True)
+    note: models.CharField[str, str] = models.CharField(max_length=300, blank=True)
+    # For a rollback: the version it copies.
+    copied_from: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
+        null=True, blank=True
+    )
+
+    class Meta:
+        ordering = ["partner", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["partner", "number"], name="config_version_number_unique"),
+            # One open draft per partner: every edit in the console lands in it.
+            models.UniqueConstraint(
+                fields=["partner"], condition=models.Q(published_at__isnull=True), name="config_one_draft"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(published_at__isnull=True, number__isnull=True)
+                | models.Q(published_at__isnull=False, number__isnull=False),
+                name="config_version_numbered_when_published",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.partner.subdomain} v{self.number}" if self.number else f"{self.partner.subdomain} Entwurf"
+        )
+
+    @property
+    def is_draft(self) -> bool:
+        return self.published_at is None

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection
+
 from tenants.config_schema import config_public
-from tenants.models import Partner
+from tenants.models import ConfigVersion, Partner
 from themes.compiler import COMPILER_VERSION, theme_compile, theme_compile_json
 
 _payload_lock = threading.Lock()
@@ -31,6 +34,13 @@ def partner_config(partner: Partner) -> dict[str, Any]:
     return {**_config_fields(partner), "theme": theme_compile(partner.config, partner.kind)}
 
 
+def partner_preview_config(partner: Partner, config: dict[str, Any]) -> dict[str, Any]:
+    """The config call's answer for a preview: the given configuration, the site shown live."""
+    # Public fields only, as the live call: the payout account never leaves the server.
+    fields = {**_config_fields(partner), **config_public(config), "frontend_active": True}
+    return {**fields, "theme": theme_compile(config, partner.kind)}
+
+
 def partner_config_payload(partner: Partner) -> tuple[str, bytes]:
     """The serialised answer and its ETag, built once per partner and configuration version."""
     cached = _payloads.get(partner.pk)
@@ -39,7 +49,89 @@ def partner_config_payload(partner: Partner) -> tuple[str, bytes]:
     fields = json.dumps(_config_fields(partner), ensure_ascii=False, separators=(",", ":"))
     # The compiled bundle is spliced in as the cached JSON text it already is.
     body = f'{fields[:-1]},"theme":{theme_compile_json(partner.config, partner.kind)}}}'.encode()
-    etag = f'"{partner.pk}-{partner.config_version}-{COMPILER_VERSION}"'
+    # The published version names the configuration; config_version moves with every other
+    # field of the answer (name, frontend_active) too.
+    etag = f'"{partner.pk}-v{partner.published_version}-{partner.config_version}-{COMPILER_VERSION}"'
     with _payload_lock:
         _payloads[partner.pk] = (partner.config_version, etag, body)
     return etag, body
+
+
+def config_versions(partner: Partner) -> list[ConfigVersion]:
+    """Published versions, newest first."""
+    return list(
+        ConfigVersion.objects.filter(partner=partner, number__isnull=False)
+        .select_related("author")
+        .order_by("-number")
+    )
+
+
+@dataclass(frozen=True)
+class ConfigChange:
+    path: str  # 'colors.button', 'pages.faq.0.question'
+    before: str | None  # None: the key was added
+    after: str | None  # None: the key was removed
+
+
+DIFF_VALUE_CHARS = 120
+
+
+def _flatten(value: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(value, dict):
+        items: dict[str, Any] = {}
+        for key, inner in value.items():
+            items.update(_flatten(inner, f"{prefix}.{key}" if prefix else str(key)))
+        return items
+    if isinstance(value, list) and value:
+        items = {}
+        for index, inner in enumerate(value):
+            items.update(_flatten(inner, f"{prefix}.{index}"))
+        return items
+    return {prefix: value}
+
+
+def _shown(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if text.startswith("data:") and len(text) > 60:
+        return f"{text[:40]}… ({len(text):,} Zeichen)".replace(",", ".")
+    return text if len(text) <= DIFF_VALUE_CHARS else text[: DIFF_VALUE_CHARS - 1] + "…"
+
+
+def config_diff(before: dict[str, Any], after: dict[str, Any]) -> list[ConfigChange]:
+    """What changed between two configurations, one line per leaf field, in path order."""
+    old, new = _flatten(before), _flatten(after)
+    changes = []
+    for path in sorted(old.keys() | new.keys()):
+        if path in old and path in new and old[path] == new[path]:
+            continue
+        changes.append(
+            ConfigChange(
+                path=path,
+                before=_shown(old[path]) if path in old else None,
+                after=_shown(new[path]) if path in new else None,
+            )
+        )
+    return changes
+
+
+def partner_registration_counts(schema_names: list[str]) -> dict[str, int]:
+    """Vehicle registrations per partner schema, in one query (a schema that is gone, e.g.
+    purged, is left out)."""
+    if not schema_names:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT table_schema FROM information_schema.tables "
+            "WHERE table_name = 'registrations_bevregistration' AND table_schema = ANY(%s)",
+            [schema_names],
+        )
+        present = [row[0] for row in cursor.fetchall()]
+        if not present:
+            return {}
+        # Schema names come from the catalogue just read, quoted as identifiers.
+        query = " UNION ALL ".join(
+            f"SELECT %s, count(*) FROM {connection.ops.quote_name(schema)}.registrations_bevregistration"  # noqa: S608
+            for schema in present
+        )
+        cursor.execute(query, present)
+        return {schema: int(count) for schema, count in cursor.fetchall()}

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection, transaction
+from django.db.models import Max
+from django.utils import timezone
 from django_tenants.utils import schema_exists
+from pydantic import ValidationError as PydanticValidationError
 
-from tenants.cloning import template_clone
-from tenants.config_schema import ConfigErrors, config_normalise
-from tenants.models import Domain, Partner, PartnerKind
+from tenants.cloning import pg_dump_binary, template_clone
+from tenants.config_schema import Colors, ConfigErrors, config_normalise
+from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
+from themes.contrast import contrast_errors
 
 logger = logging.getLogger(__name__)
 
@@ -28,10 +35,31 @@ def partner_host(subdomain: str) -> str:
     return f"{subdomain.lower()}.{settings.BASE_DOMAIN}"
 
 
+def config_check(config: Any) -> dict[str, Any]:
+    """Validate and normalise a configuration, then check its colours' contrast (WCAG 2.2 AA,
+    themes.contrast); raise ConfigErrors keyed by field path ('colors.button')."""
+    try:
+        normalised = config_normalise(config)
+    except ConfigErrors as exc:
+        # The colours are checked even when another field is wrong: one round of messages.
+        colors = config.get("colors") if isinstance(config, dict) else None
+        if not any(path.startswith("colors") for path in exc.errors):
+            try:
+                checked = Colors.model_validate(colors or {}).model_dump()
+            except PydanticValidationError:
+                raise exc from None
+            raise ConfigErrors({**exc.errors, **contrast_errors({"colors": checked})}) from None
+        raise
+    errors = contrast_errors(normalised)
+    if errors:
+        raise ConfigErrors(errors)
+    return normalised
+
+
 def config_clean(config: Any) -> dict[str, Any]:
     """Validate and normalise a configuration, raising a ValidationError per field path."""
     try:
-        return config_normalise(config)
+        return config_check(config)
     except ConfigErrors as exc:
         raise ValidationError(
             {
@@ -63,6 +91,9 @@ def partner_provision(
     config: dict[str, Any] | None = None,
     frontend_active: bool = True,
     custom_domain: str | None = None,
+    custom_domain_verified: bool = False,
+    author: Any = None,
+    note: str = "",
 ) -> Partner:
     """Create a partner: row, schema cloned from the migrated template, and its domains."""
     subdomain = subdomain.strip().lower()
@@ -88,11 +119,23 @@ def partner_provision(
     if not schema_exists(template):
         raise RuntimeError(f"Template schema {template!r} is missing: run `manage.py migrate_all` first")
     with transaction.atomic():
+        partner.published_version = 1
         partner.save()
+        ConfigVersion.objects.create(
+            partner=partner,
+            number=1,
+            config=partner.config,
+            author=author,
+            published_at=timezone.now(),
+            note=note or "Erste Konfiguration",
+        )
         # The copy carries the template's migration records: no migrate run is needed.
         template_clone(template, partner.schema_name)
         for index, domain in enumerate(domains):
-            Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0)
+            # A custom domain waits for its DNS proof (tenants.domains) unless the operator
+            # vouches for it (create_partner --domain-verified).
+            verified = timezone.now() if index > 0 and custom_domain_verified else None
+            Domain.objects.create(domain=domain, tenant=partner, is_primary=index == 0, verified_at=verified)
     logger.info("partner provisioned", extra={"partner": partner.schema_name})
     return partner
 
@@ -104,22 +147,211 @@ def partner_update(
     kind: str | None = None,
     config: dict[str, Any] | None = None,
     frontend_active: bool | None = None,
+    author: Any = None,
+    note: str = "",
 ) -> Partner:
+    """Change a partner's fields; a changed configuration is published at once as the next
+    version (the command line and seed_demo; the console saves drafts instead)."""
     changes: dict[str, Any] = {}
     if name is not None:
         changes["name"] = name.strip()
     if kind is not None:
         changes["kind"] = kind
-    if config is not None:
-        changes["config"] = config_clean(config)
     if frontend_active is not None:
         changes["frontend_active"] = frontend_active
     changes = {field: value for field, value in changes.items() if getattr(partner, field) != value}
+    if config is not None:
+        cleaned = config_clean(config)
+        if cleaned != partner.config:
+            changes["config"] = cleaned
     if not changes:
         return partner
+    new_config = changes.pop("config", None)
     for field, value in changes.items():
         setattr(partner, field, value)
-    partner.full_clean(exclude=["schema_name", "subdomain"])
+    if new_config is not None:
+        partner.config = new_config  # Partner.clean checks the configuration it will have
+    partner.full_clean(exclude=["schema_name", "subdomain", "config"])
     with transaction.atomic():
-        partner.save(update_fields=list(changes))
+        if changes:
+            partner.save(update_fields=list(changes))
+        if new_config is not None:
+            _version_publish(partner=partner, config=new_config, author=author, note=note)
     return partner
+
+
+# --- Configuration drafts, versions and rollback -------------------------------------------
+
+
+def _author(user: Any) -> Any:
+    return user if user is not None and getattr(user, "pk", None) is not None else None
+
+
+def _version_publish(
+    *, partner: Partner, config: dict[str, Any], author: Any, note: str, copied_from: int | None = None
+) -> ConfigVersion:
+    """Number and publish a configuration: a new version row, then the partner's live config
+    (which bumps config_version, the cached config answer and its ETag). Inside a transaction."""
+    locked = Partner.objects.select_for_update().get(pk=partner.pk)
+    number = (
+        ConfigVersion.objects.filter(partner=locked, number__isnull=False).aggregate(n=Max("number"))["n"]
+        or 0
+    ) + 1
+    version = ConfigVersion.objects.create(
+        partner=partner,
+        number=number,
+        config=config,
+        author=_author(author),
+        published_at=timezone.now(),
+        note=note,
+        copied_from=copied_from,
+    )
+    partner.config = config
+    partner.published_version = number
+    partner.config_version = locked.config_version
+    partner.save(update_fields=["config", "published_version"])
+    return version
+
+
+def config_draft(partner: Partner) -> ConfigVersion | None:
+    return ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).first()
+
+
+def config_draft_save(*, partner: Partner, config: Any, author: Any, note: str = "") -> ConfigVersion:
+    """Keep an edit as the partner's draft (validated like a published one, contrast included);
+    the live site does not change until it is published."""
+    cleaned = config_clean(config)
+    with transaction.atomic():
+        Partner.objects.select_for_update().get(pk=partner.pk)
+        draft = config_draft(partner)
+        if draft is None:
+            draft = ConfigVersion.objects.create(
+                partner=partner, config=cleaned, author=_author(author), note=note
+            )
+        else:
+            draft.config = cleaned
+            draft.author = _author(author)
+            draft.note = note or draft.note
+            draft.save(update_fields=["config", "author", "note", "updated_at"])
+    return draft
+
+
+def config_draft_publish(*, partner: Partner, author: Any, note: str = "") -> ConfigVersion:
+    """Publish the open draft as the next version. Validated again: the gate may have grown
+    since the draft was saved."""
+    with transaction.atomic():
+        draft = (
+            ConfigVersion.objects.select_for_update()
+            .filter(partner=partner, published_at__isnull=True)
+            .first()
+        )
+        if draft is None:
+            raise ValidationError({"config": ["Es gibt keinen Entwurf zum Veröffentlichen."]})
+        cleaned = config_clean(draft.config)
+        draft.delete()
+        return _version_publish(partner=partner, config=cleaned, author=author, note=note or draft.note)
+
+
+def config_draft_discard(*, partner: Partner) -> bool:
+    deleted, _ = ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).delete()
+    return deleted > 0
+
+
+def config_rollback(*, partner: Partner, number: int, author: Any) -> ConfigVersion:
+    """Publish a copy of version `number` as the next version; history is never rewritten."""
+    old = ConfigVersion.objects.filter(partner=partner, number=number).first()
+    if old is None:
+        raise ValidationError({"config": [f"Version {number} gibt es nicht."]})
+    cleaned = config_clean(old.config)
+    with transaction.atomic():
+        return _version_publish(
+            partner=partner,
+            config=cleaned,
+            author=author,
+            note=f"Zurückgesetzt auf Version {number}",
+            copied_from=number,
+        )
+
+
+# --- Archive and purge --------------------------------------------------------------------
+
+
+def partner_archive(*, partner: Partner) -> Partner:
+    """What 'Delete' does in the console: the site goes off, the schema, its data and media,
+    the domains and the configuration history stay. Undone by partner_unarchive."""
+    if partner.archived_at is not None:
+        return partner
+    with transaction.atomic():
+        partner.archived_at = timezone.now()
+        partner.frontend_active = False
+        partner.save(update_fields=["archived_at", "frontend_active"])
+    logger.info("partner archived", extra={"partner": partner.schema_name})
+    return partner
+
+
+def partner_unarchive(*, partner: Partner) -> Partner:
+    """Back from the archive, still inactive: the team switches the site on when ready."""
+    if partner.archived_at is None:
+        return partner
+    with transaction.atomic():
+        partner.archived_at = None
+        partner.save(update_fields=["archived_at"])
+    return partner
+
+
+def schema_dump(*, schema_name: str, path: Path) -> Path:
+    """pg_dump of one schema (custom format, restorable with pg_restore) to `path`."""
+    db = connection.settings_dict
+    path.parent.mkdir(parents=True, exist_ok=True)
+    command = [
+        pg_dump_binary(), "--schema", schema_name, "--format", "custom", "--no-owner", "--no-privileges",
+        "--file", str(path), "--dbname", str(db["NAME"]), "--username", str(db["USER"] or "postgres"),
+    ]  # fmt: skip
+    if db.get("HOST"):
+        command += ["--host", str(db["HOST"])]
+    if db.get("PORT"):
+        command += ["--port", str(db["PORT"])]
+    env = {**os.environ, "PGPASSWORD": str(db.get("PASSWORD") or "")}
+    result = subprocess.run(command, env=env, capture_output=True, text=True)  # noqa: S603
+    if result.returncode != 0 or not path.exists() or path.stat().st_size == 0:
+        raise RuntimeError(f"pg_dump of {schema_name} failed: {result.stderr.strip()[:500]}")
+    return path
+
+
+def _media_delete(prefix: str) -> int:
+    """Delete every stored file under `prefix` (the partner's media)."""
+    from django.core.files.storage import default_storage
+
+    deleted = 0
+
+    def walk(folder: str) -> None:
+        nonlocal deleted
+        try:
+            folders, files = default_storage.listdir(folder)
+        except FileNotFoundError:
+            return
+        for name in files:
+            default_storage.delete(f"{folder}/{name}")
+            deleted += 1
+        for name in folders:
+            walk(f"{folder}/{name}")
+
+    walk(prefix.rstrip("/"))
+    return deleted
+
+
+def partner_purge(*, partner: Partner, dump_dir: Path) -> Path:
+    """Really remove an archived partner: first a pg_dump of its schema (kept in dump_dir),
+    then the schema, its media and its rows (domains, versions). Refuses a partner that is
+    not archived: purging is the second step, never the first."""
+    if partner.archived_at is None:
+        raise ValidationError({"partner": [f"{partner.subdomain} ist nicht archiviert: zuerst archivieren."]})
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    dump = schema_dump(schema_name=partner.schema_name, path=dump_dir / f"{partner.schema_name}-{stamp}.dump")
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP SCHEMA IF EXISTS {connection.ops.quote_name(partner.schema_name)} CASCADE")
+        Partner.objects.filter(pk=partner.pk).delete()
+    files = _media_delete(f"{partner.schema_name}/")
+    logger.info("partner purged", extra={"partner": partner.schema_name, "dump": str(dump), "files": files})
+    return dump

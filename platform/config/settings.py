@@ -110,8 +110,10 @@ ALLOWED_HOSTS = ["*"]
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS", False)
 
 SHARED_APPS = [
-    "django_tenants",
+    # Before django_tenants: its create_tenant, delete_tenant and clone_tenant commands are
+    # replaced by refusals in tenants/management/commands (the first app with a name wins).
     "tenants",
+    "django_tenants",
     "django.contrib.contenttypes",
     "django.contrib.auth",
     "accounts",
@@ -129,6 +131,8 @@ SHARED_APPS = [
     "django.contrib.postgres",
     # Public schema: the double-registration registry and the authority (UBA) submissions.
     "authority",
+    # The onboarding console's configuration form (tenants.config_form).
+    "django_jsonform",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
@@ -582,3 +586,8 @@ VIN_HASH_KEY = (
 )
 if VIN_HASH_KEY in PUBLISHED_SECRET_KEYS or VIN_HASH_KEY == SECRET_KEY:
     raise RuntimeError("VIN_HASH_KEY must be its own random value")
+# Custom domain verification (tenants.domains): resolvers to ask for the `_thg-verify` TXT
+# record, a comma list of `ip` or `ip:port`; empty: the system's resolvers.
+DOMAIN_VERIFY_NAMESERVERS = os.environ.get("DOMAIN_VERIFY_NAMESERVERS", "")
+# How long a preview link (tenants.preview) is valid, in seconds (default 7 days).
+PARTNER_PREVIEW_MAX_AGE = env_int("PARTNER_PREVIEW_MAX_AGE", 7 * 24 * 3600)

@@ -162,7 +162,7 @@ def production_db(production_env: dict[str, str]) -> dict[str, str]:
     migrated = manage(production_env, "migrate_all")
     assert migrated.returncode == 0, migrated.stderr[-3000:]
     for subdomain, name, domain in (("alpha", "Alpha GmbH", "thg.alpha.example"), ("beta", "Beta AG", None)):
-        extra = ["--domain", domain] if domain else []
+        extra = ["--domain", domain, "--domain-verified"] if domain else []
         created = manage(production_env, "create_partner", subdomain, name, *extra)
         assert created.returncode == 0, created.stderr[-3000:]
     return production_env

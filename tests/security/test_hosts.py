@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.core import mail
 from django.test import Client
+from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from accounts.models import LoginLink, User
@@ -119,7 +120,12 @@ def test_on_the_public_host_the_header_selects_no_partner(client: Client, commit
 
 
 def test_a_custom_domain_is_a_known_host(client: Client) -> None:
-    Domain.objects.create(domain=CUSTOM, tenant=Partner.objects.get(subdomain="autohaus"), is_primary=False)
+    Domain.objects.create(
+        domain=CUSTOM,
+        tenant=Partner.objects.get(subdomain="autohaus"),
+        is_primary=False,
+        verified_at=timezone.now(),
+    )
     directory.clear()
 
     served = client.get("/api/configs/autohaus/", HTTP_HOST=CUSTOM, headers={"X-Subdomain": "autohaus"})
@@ -138,7 +144,12 @@ def test_the_page_names_its_partner_so_the_app_works_on_a_custom_domain(
         '<!doctype html><head><meta name="thg-partner" content="" /></head>', encoding="utf-8"
     )
     settings.WEB_DIST = tmp_path
-    Domain.objects.create(domain=CUSTOM, tenant=Partner.objects.get(subdomain="autohaus"), is_primary=False)
+    Domain.objects.create(
+        domain=CUSTOM,
+        tenant=Partner.objects.get(subdomain="autohaus"),
+        is_primary=False,
+        verified_at=timezone.now(),
+    )
     directory.clear()
 
     # when
@@ -175,7 +186,7 @@ def test_a_forged_host_with_port_on_the_public_host_mails_nothing(client: Client
 def test_the_reset_link_is_built_from_the_partners_primary_domain(client: Client, committed: Any) -> None:
     autohaus = Partner.objects.get(subdomain="autohaus")
     autohaus.domains.update(is_primary=False)
-    Domain.objects.create(domain=CUSTOM, tenant=autohaus, is_primary=True)
+    Domain.objects.create(domain=CUSTOM, tenant=autohaus, is_primary=True, verified_at=timezone.now())
     directory.clear()
 
     # Asked on the partner's other (subdomain) host, with a port: the link names the primary.
@@ -208,7 +219,12 @@ def test_on_a_developer_host_the_link_keeps_http_and_the_port_of_that_same_host(
     ],
 )
 def test_the_login_link_target_is_https_on_the_partners_own_host(client: Client, url: str) -> None:
-    Domain.objects.create(domain=CUSTOM, tenant=Partner.objects.get(subdomain="autohaus"), is_primary=False)
+    Domain.objects.create(
+        domain=CUSTOM,
+        tenant=Partner.objects.get(subdomain="autohaus"),
+        is_primary=False,
+        verified_at=timezone.now(),
+    )
     directory.clear()
 
     response = post(
@@ -225,7 +241,12 @@ def test_the_login_link_target_is_https_on_the_partners_own_host(client: Client,
 
 
 def test_an_https_login_link_on_the_partners_custom_domain_is_mailed(client: Client, committed: Any) -> None:
-    Domain.objects.create(domain=CUSTOM, tenant=Partner.objects.get(subdomain="autohaus"), is_primary=False)
+    Domain.objects.create(
+        domain=CUSTOM,
+        tenant=Partner.objects.get(subdomain="autohaus"),
+        is_primary=False,
+        verified_at=timezone.now(),
+    )
     directory.clear()
 
     response = committed(

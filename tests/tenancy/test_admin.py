@@ -23,7 +23,7 @@ def add_partner(client: Client, **fields: str) -> object:
         "name": "Über Admin",
         "kind": "wallbox",
         "frontend_active": "on",
-        "config": '{"colors": {"button": "#abcdef"}}',
+        "config": '{"colors": {"button": "#1d4ed8"}}',
         "custom_domain": "",
         **fields,
     }
@@ -36,7 +36,7 @@ def test_the_admin_provisions_a_partner_with_schema_and_domain(staff: Client) ->
     assert response.status_code == 302  # type: ignore[attr-defined]
     partner = Partner.objects.get(subdomain="admin-neu")
     assert partner.schema_name == "p_admin_neu"
-    assert partner.config["colors"]["button"] == "#abcdef"
+    assert partner.config["colors"]["button"] == "#1d4ed8"
     assert partner.config["font_family"] == "Open Sans"
     assert set(partner.domains.values_list("domain", flat=True)) == {
         "admin-neu.localhost",

@@ -1,5 +1,6 @@
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from tenants.directory import directory
 from tenants.models import Domain, Partner
@@ -30,7 +31,12 @@ def test_an_unknown_partner_gets_json_404_on_the_api_and_a_plain_page_elsewhere(
 
 def test_a_custom_domain_resolves_to_its_partner(client: Client) -> None:
     partner = Partner.objects.get(subdomain="stadtwerk")
-    Domain.objects.create(domain="thg.stadtwerke-musterstadt.example", tenant=partner, is_primary=False)
+    Domain.objects.create(
+        domain="thg.stadtwerke-musterstadt.example",
+        tenant=partner,
+        is_primary=False,
+        verified_at=timezone.now(),
+    )
     directory.clear()
 
     response = client.get("/api/configs/stadtwerk/", HTTP_HOST="thg.stadtwerke-musterstadt.example")

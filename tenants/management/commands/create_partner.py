@@ -19,6 +19,12 @@ class Command(BaseCommand):
         parser.add_argument("--config", type=Path, help="JSON file with the partner configuration")
         parser.add_argument("--domain", help="an additional custom domain, e.g. thg.example.de")
         parser.add_argument("--inactive", action="store_true", help="provision with the frontend off")
+        parser.add_argument(
+            "--domain-verified",
+            action="store_true",
+            help="serve --domain at once (the operator has checked it); otherwise it waits for its "
+            "TXT record _thg-verify.DOMAIN",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         config = None
@@ -35,6 +41,7 @@ class Command(BaseCommand):
                 config=config,
                 frontend_active=not options["inactive"],
                 custom_domain=options["domain"],
+                custom_domain_verified=options["domain_verified"],
             )
         except ValidationError as exc:
             lines = [
@@ -44,3 +51,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Partner {partner.subdomain} is live at http://{partner_host(partner.subdomain)}:8000/"
         )
+        if options["domain"] and not options["domain_verified"]:
+            self.stdout.write(
+                f"{options['domain']} is served once its TXT record _thg-verify.{options['domain']} "
+                f"holds {partner.domain_token}"
+            )

@@ -1,0 +1,153 @@
+"""The configuration form: generated from PartnerConfig's schema (django-jsonform), in sections,
+with colour pickers, sanitised HTML, per-field messages, and JSON import/export."""
+
+import base64
+import html
+import json
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from tenants.config_form import SECTIONS, config_form_schema, config_group, config_ungroup
+from tenants.config_schema import Pages, PartnerConfig, config_normalise
+from tenants.demo import DEMO_PARTNERS
+from tenants.models import Partner
+from tests.staff_login import client_staff_login
+
+
+@pytest.fixture
+def staff(client: Client) -> Client:
+    User.objects.create_superuser("onboarding", "onboarding@example.com", "S3cure-Passw0rd!")
+    client_staff_login(client, host="localhost", username="onboarding", password="S3cure-Passw0rd!")
+    return client
+
+
+def widget_config(page: str) -> dict[str, Any]:
+    match = re.search(r'data-django-jsonform="([^"]+)"', page)
+    assert match, "no django-jsonform widget on the page"
+    return json.loads(html.unescape(match.group(1)))  # type: ignore[no-any-return]
+
+
+def add(client: Client, config: dict[str, Any] | str, **fields: str) -> Any:
+    data = {
+        "subdomain": "formular",
+        "name": "Formular GmbH",
+        "kind": "standard",
+        "frontend_active": "on",
+        "config": config if isinstance(config, str) else json.dumps(config),
+        "config_import": "",
+        "custom_domain": "",
+        **fields,
+    }
+    return client.post("/admin/tenants/partner/add/", data, HTTP_HOST="localhost")
+
+
+def test_every_configuration_field_is_in_exactly_one_section() -> None:
+    paths = [path for _, _, section_paths in SECTIONS for path in section_paths]
+    expected = [name for name in PartnerConfig.model_fields if name != "pages"] + [
+        f"pages.{name}" for name in Pages.model_fields
+    ]
+
+    assert sorted(paths) == sorted(expected)
+
+
+@pytest.mark.parametrize("demo", DEMO_PARTNERS, ids=lambda d: d["subdomain"])
+def test_grouping_is_lossless(demo: dict[str, Any]) -> None:
+    config = config_normalise(demo["config"])
+
+    grouped = config_group(config)
+
+    assert config_normalise(config_ungroup(json.loads(json.dumps(grouped)))) == config
+    # base64 HTML appears decoded in the form
+    assert grouped["rechtliches"]["termsdetails"]["text"].startswith("Teilnahmebedingungen")
+
+
+def test_the_schema_has_sections_colour_pickers_and_text_areas() -> None:
+    schema = config_form_schema()
+
+    assert list(schema["keys"]) == [key for key, _, _ in SECTIONS]
+    assert schema["keys"]["marke"]["title"] == "Marke"
+    assert schema["keys"]["marke"]["keys"]["colors"]["keys"]["button"]["format"] == "color"
+    assert schema["keys"]["rechtliches"]["keys"]["impressum_details"]["widget"] == "textarea"
+    assert schema["keys"]["ablauf"]["keys"]["authentication_flow"]["choices"] == ["link", "otp"]
+    assert schema["keys"]["gebuehren"]["keys"]["fees"]["type"] == "array"
+    assert schema["keys"]["texte"]["keys"]["finish"]["keys"]["countdown_seconds"]["maximum"] == 600
+
+
+@pytest.mark.django_db
+def test_the_add_page_shows_the_generated_form(staff: Client) -> None:
+    page = staff.get("/admin/tenants/partner/add/", HTTP_HOST="localhost").content.decode()
+
+    config = widget_config(page)
+    assert config["schema"]["keys"]["marke"]["keys"]["colors"]["keys"]["circle"]["format"] == "color"
+    assert "django_jsonform/react-json-form.js" in page
+    assert 'name="config_import"' in page
+
+
+@pytest.mark.django_db
+def test_a_partner_is_created_from_the_forms_sections(staff: Client) -> None:
+    # given the form's data as the widget posts it
+    grouped = config_group(config_normalise({}))
+    grouped["marke"]["page_title"] = "Formular – THG"
+    grouped["marke"]["colors"]["button"] = "#1d4ed8"
+    grouped["rechtliches"]["termsdetails"]["text"] = "<p>AGB</p><script>alert(1)</script>"
+    grouped["rechtliches"]["impressum_details"] = '<p onclick="x()">Impressum</p>'
+    grouped["marke"]["logo"] = ""
+
+    # when
+    response = add(staff, grouped)
+
+    # then the configuration is stored in its own shape, HTML cleaned, base64 encoded again
+    assert response.status_code == 302
+    config = Partner.objects.get(subdomain="formular").config
+    assert config["page_title"] == "Formular – THG"
+    assert config["colors"]["button"] == "#1d4ed8"
+    assert base64.b64decode(config["pages"]["termsdetails"]["text"]).decode() == "<p>AGB</p>"
+    assert config["impressum_details"] == "<p>Impressum</p>"
+    assert config["logo"] is None
+
+
+@pytest.mark.django_db
+def test_messages_are_put_on_the_fields_of_the_form(staff: Client) -> None:
+    grouped = config_group(config_normalise({}))
+    grouped["marke"]["colors"]["text"] = "#dddddd"
+    grouped["texte"]["finish"]["redirect_url"] = "ftp://x"
+    grouped["marke"]["item_alignment"] = "justify"
+
+    response = add(staff, grouped)
+
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    errors = widget_config(response.content.decode())["errorMap"]
+    assert any("Zu wenig Kontrast" in m for m in errors["marke§colors§text"])
+    assert errors["texte§finish§redirect_url"] == ["Enter an http(s) URL."]
+    assert errors["marke§item_alignment"] == ["Input should be 'left', 'center' or 'right'"]
+    assert "pages.finish.redirect_url: Enter an http(s) URL." in page
+    # the form keeps what was typed
+    assert widget_config(response.content.decode())["data"]
+    assert not Partner.objects.filter(subdomain="formular").exists()
+
+
+@pytest.mark.django_db
+def test_json_import_replaces_the_form_and_export_gives_it_back(staff: Client) -> None:
+    imported = {"page_title": "Importiert", "colors": {"button": "#123456"}, "authentication_flow": "otp"}
+
+    response = add(staff, config_group(config_normalise({})), config_import=json.dumps(imported))
+
+    assert response.status_code == 302
+    partner = Partner.objects.get(subdomain="formular")
+    assert partner.config["page_title"] == "Importiert"
+    exported = staff.get(f"/admin/tenants/partner/{partner.pk}/export/", HTTP_HOST="localhost")
+    assert exported["Content-Disposition"] == 'attachment; filename="formular-v1.json"'
+    assert json.loads(exported.content) == partner.config
+
+
+@pytest.mark.django_db
+def test_a_broken_import_is_refused_with_its_position(staff: Client) -> None:
+    response = add(staff, "{}", config_import='{"page_title": }')
+
+    assert response.status_code == 200
+    assert "Kein gültiges JSON" in html.unescape(response.content.decode())
