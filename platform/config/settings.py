@@ -562,3 +562,8 @@ DEVICE_COOKIE_AGE = 365 * 24 * 3600
 # set its own so a SECRET_KEY change never touches stored data (moving there: list the new key,
 # then the current SECRET_KEY, and run the command once).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEYS")
+
+# Privacy (issue 19). The original scan is kept only for the authority submission:
+# registrations.services.scan_original_release deletes it after the submission, or this many
+# days later (ORIGINAL_SCAN_RETENTION_DAYS; 0, the default: at once).
+ORIGINAL_SCAN_RETENTION = timedelta(days=env_int("ORIGINAL_SCAN_RETENTION_DAYS", 0))
