@@ -24,6 +24,7 @@ from config.api_errors import (
 )
 from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
 from config.i18n import request_language
+from privacy.api import router as privacy_router
 from quota.api import router as quota_router
 from registrations.api import router as registrations_router
 from tenants.api import router as tenants_router
@@ -84,6 +85,7 @@ api.add_router("/", accounts_router)
 api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 api.add_router("/", quota_router)
+api.add_router("/", privacy_router)
 
 logger = logging.getLogger("django.request")
 
