@@ -46,12 +46,9 @@ def _error(error: PrivacyError) -> JsonResponse:
 )
 def data_export_request(request: HttpRequest) -> Any:
     partner = _partner(request)
+    user = request.auth  # type: ignore[attr-defined]
     try:
-        services.data_export_request(
-            partner=partner,
-            user=request.auth,
-            site_url=partner_site_url(partner, request),  # type: ignore[attr-defined]
-        )
+        services.data_export_request(partner=partner, user=user, site_url=partner_site_url(partner, request))
     except PrivacyError as error:
         return _error(error)
     return Status(202, {"detail": EXPORT_QUEUED})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.core.files.storage import default_storage
@@ -39,6 +40,11 @@ REFUSED = (
 PAID_OUT = (QuotaStatus.PAID, QuotaStatus.COMPLETED)
 
 
+def _files_delete(names: list[str]) -> None:
+    for name in names:
+        default_storage.delete(name)
+
+
 def _batched(queryset: QuerySet, delete: Callable[[list[int]], int]) -> int:
     """Deletes the queryset's rows in batches of RETENTION_BATCH, each in its own transaction."""
     batch, total = settings.RETENTION_BATCH, 0
@@ -52,8 +58,9 @@ def _batched(queryset: QuerySet, delete: Callable[[list[int]], int]) -> int:
             return total
 
 
-def _rows(model: type) -> Callable[[list[int]], int]:
-    return lambda ids: model.objects.filter(pk__in=ids).delete()[0]  # type: ignore[attr-defined]
+def _rows(model: Any) -> Callable[[list[int]], int]:
+    """Deletes rows of the model by id; counts that model's rows only (not cascades)."""
+    return lambda ids: model.objects.filter(pk__in=ids).delete()[1].get(model._meta.label, 0)
 
 
 def _registrations_delete(ids: list[int]) -> int:
@@ -67,7 +74,7 @@ def _registrations_delete(ids: list[int]) -> int:
     ]
     DeviceInfo.objects.filter(registration_id__in=ids).delete()
     deleted = BevRegistration.objects.filter(pk__in=ids).delete()[1].get("registrations.BevRegistration", 0)
-    transaction.on_commit(lambda: [default_storage.delete(name) for name in names])
+    transaction.on_commit(lambda: _files_delete(names))
     return deleted
 
 
@@ -85,13 +92,13 @@ def _scans_delete(ids: list[int]) -> int:
         original_deleted_at=now
     )
     BevRegistration.objects.filter(pk__in=ids).update(zlb_scan="", display_scan="", resized_image="")
-    transaction.on_commit(lambda: [default_storage.delete(name) for name in names])
+    transaction.on_commit(lambda: _files_delete(names))
     return len(ids)
 
 
 def _exports_delete(ids: list[int]) -> int:
     names = [name for name in DataExport.objects.filter(pk__in=ids).values_list("file", flat=True) if name]
-    transaction.on_commit(lambda: [default_storage.delete(name) for name in names])
+    transaction.on_commit(lambda: _files_delete(names))
     return DataExport.objects.filter(pk__in=ids).delete()[0]
 
 

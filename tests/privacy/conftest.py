@@ -33,20 +33,20 @@ def bearer(user: User, subdomain: str = "autohaus") -> dict[str, str]:
 def owner_with_everything(email: str, iban: str, *, paid: bool = False) -> User:
     """An owner with a registration (scans on disk), billing data, an application with its
     history, device data and a login code: every kind of row the platform keeps."""
-    user = UserFactory(
+    user = UserFactory.create(
         email=email, username=email, first_name="Ina", last_name=email.split("@")[0].title() + "mann"
     )
-    registration = RegistrationFactory(owner=user, display_scan="")
+    registration = RegistrationFactory.create(owner=user, display_scan="")
     for name in ("zlb_scan", "resized_image"):
         default_storage.save(getattr(registration, name), ContentFile(b"\xff\xd8\xff" + email.encode()))
     registration.display_scan = default_storage.save(
         registration.zlb_scan.replace(".jpg", "-display.jpg"), ContentFile(b"\xff\xd8\xffdisplay")
     )
     registration.save(update_fields=["display_scan"])
-    client = ClientFactory(
+    client = ClientFactory.create(
         owner=user, account_iban=iban, street_name="Geheimweg", first_name="Ina", last_name=user.last_name
     )
-    application = ApplicationFactory(registration=registration, client=client)
+    application = ApplicationFactory.create(registration=registration, client=client)
     if paid:
         QuotaApplication.objects.filter(pk=application.pk).update(status=QuotaStatus.PAID)
     DeviceInfo.objects.create(

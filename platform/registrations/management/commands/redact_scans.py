@@ -26,11 +26,10 @@ def registration_redact(registration: BevRegistration, *, schema_name: str) -> b
         return False
     try:
         with default_storage.open(registration.zlb_scan, "rb") as handle:
-            image = Image.open(handle)
-            image.load()
+            opened = Image.open(handle)
+            image = opened.convert("RGB")
     except FileNotFoundError:
         return False
-    image = image.convert("RGB")
     redacted = scan_redact(image, document_read(image))
     prefix = f"{schema_name}/scans/{registration.uuid}"
     old_resized = registration.resized_image
