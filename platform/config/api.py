@@ -27,6 +27,7 @@ from config.i18n import request_language
 from operations.api import router as operations_router
 from operations.errors import OperationsError
 from operations.money_api import router as money_router
+from privacy.api import router as privacy_router
 from quota.api import router as quota_router
 from quota.partner_api import router as quota_partner_router
 from registrations.api import router as registrations_router
@@ -95,6 +96,7 @@ api.add_router("/partner/", quota_partner_router)
 api.add_router("/partner/", operations_router)
 # Issue 17: bulk uploads and settlement batches of the partner area.
 api.add_router("/partner/", money_router)
+api.add_router("/", privacy_router)
 
 logger = logging.getLogger("django.request")
 

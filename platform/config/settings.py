@@ -153,6 +153,8 @@ TENANT_APPS = [
     "quota",
     "operations",
 ]
+# Exports, erasure and retention of owners' data (issue 19).
+TENANT_APPS.append("privacy")
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 
 AUTH_USER_MODEL = "accounts.User"
@@ -591,3 +593,23 @@ if VIN_HASH_KEY in PUBLISHED_SECRET_KEYS or VIN_HASH_KEY == SECRET_KEY:
 DOMAIN_VERIFY_NAMESERVERS = os.environ.get("DOMAIN_VERIFY_NAMESERVERS", "")
 # How long a preview link (tenants.preview) is valid, in seconds (default 7 days).
 PARTNER_PREVIEW_MAX_AGE = env_int("PARTNER_PREVIEW_MAX_AGE", 7 * 24 * 3600)
+# Privacy (issue 19). The original scan is kept only for the authority submission:
+# registrations.services.scan_original_release deletes it after the submission, or this many
+# days later (ORIGINAL_SCAN_RETENTION_DAYS; 0, the default: at once).
+ORIGINAL_SCAN_RETENTION = timedelta(days=env_int("ORIGINAL_SCAN_RETENTION_DAYS", 0))
+# Export (Art. 15/20): the mailed link is valid this long and works once; one export per
+# owner per PRIVACY_EXPORT_INTERVAL_MINUTES (429 with Retry-After before).
+PRIVACY_EXPORT_LINK_LIFETIME = timedelta(hours=24)
+PRIVACY_EXPORT_INTERVAL = timedelta(minutes=env_int("PRIVACY_EXPORT_INTERVAL_MINUTES", 60))
+# Erasure (Art. 17): the confirmation code, as the login codes.
+PRIVACY_ERASURE_CODE_LIFETIME = timedelta(minutes=10)
+PRIVACY_ERASURE_CODE_MAX_ATTEMPTS = 5
+# Retention (privacy.retention, a daily huey task): days after which data is deleted.
+RETENTION_UNFINISHED_DAYS = env_int("RETENTION_UNFINISHED_DAYS", 30)  # registrations never finished
+RETENTION_REFUSED_DAYS = env_int("RETENTION_REFUSED_DAYS", 90)  # rejected applications
+RETENTION_LOGIN_DAYS = env_int("RETENTION_LOGIN_DAYS", 30)  # login codes, links, spent tokens
+RETENTION_DEVICE_DAYS = env_int("RETENTION_DEVICE_DAYS", 30)  # device data of the flow
+RETENTION_SCANS_AFTER_PAYOUT_DAYS = env_int("RETENTION_SCANS_AFTER_PAYOUT_DAYS", 365)
+# Payout records of erased owners: kept to the end of the 10th year after the payout (AO 147).
+RETENTION_PAYOUT_YEARS = env_int("RETENTION_PAYOUT_YEARS", 10)
+RETENTION_BATCH = env_int("RETENTION_BATCH", 1000)

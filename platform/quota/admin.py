@@ -234,10 +234,11 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
         if not self.has_view_permission(request):
             raise Http404
         application = get_object_or_404(QuotaApplication.objects.select_related("registration"), pk=pk)
+        registration = application.registration
+        if not registration.display_scan:  # not redacted yet: the original is shown to no one
+            raise Http404
         try:
-            handle = default_storage.open(
-                application.registration.resized_image or application.registration.zlb_scan
-            )
+            handle = default_storage.open(registration.display_scan)
         except FileNotFoundError:
             raise Http404 from None
         return FileResponse(handle, content_type="image/jpeg", headers={"Cache-Control": "private, no-store"})

@@ -131,7 +131,7 @@ def bev_registration_lock(request: HttpRequest, registration_id: int, update_rel
 
 @router.get("/bev_registrations/images/{token}/", auth=None, response={200: None, 404: dict})
 def scan_image(request: HttpRequest, token: str) -> Any:
-    """A scan or its resized copy, for the URL the owner's registration list handed out."""
+    """The redacted display copy or its small version, for the URL the owner's list handed out."""
     partner = request_partner(request)
     found = files.scan_token_read(partner=partner, token=token) if partner else None
     if found is None:
@@ -140,7 +140,11 @@ def scan_image(request: HttpRequest, token: str) -> Any:
     registration = BevRegistration.objects.filter(pk=registration_id, owner_id=owner_id).first()
     if registration is None:
         return Status(404, {"detail": "Not found."})
-    path = registration.zlb_scan if kind == "scan" else registration.resized_image
+    # Only the redacted copy is ever served; the original goes to the authority alone. A row
+    # from before the redaction (empty display_scan) shows nothing until `manage.py redact_scans`.
+    if not registration.display_scan:
+        return Status(404, {"detail": "Not found."})
+    path = registration.display_scan if kind == "scan" else registration.resized_image
     try:
         handle = default_storage.open(path, "rb")
     except FileNotFoundError:

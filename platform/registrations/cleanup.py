@@ -40,17 +40,17 @@ def scan_orphans_delete(*, schema_name: str, older_than: timedelta | None = None
     names = {f"{folder}/{filename}": _scan_uuid(filename) for filename in filenames}
     uuids = {found for found in names.values() if found is not None}
     referenced: set[str] = set()
-    for scan, resized in BevRegistration.objects.filter(uuid__in=uuids).values_list(
-        "zlb_scan", "resized_image"
+    for scan, display, resized in BevRegistration.objects.filter(uuid__in=uuids).values_list(
+        "zlb_scan", "display_scan", "resized_image"
     ):
-        referenced.update((scan, resized))
+        referenced.update((scan, display, resized))
     # A name saved under another uuid (storage renames on a clash) is still checked by name.
     unmatched = [name for name in names if name not in referenced]
     referenced.update(
         name
         for pair in BevRegistration.objects.filter(
-            Q(zlb_scan__in=unmatched) | Q(resized_image__in=unmatched)
-        ).values_list("zlb_scan", "resized_image")
+            Q(zlb_scan__in=unmatched) | Q(display_scan__in=unmatched) | Q(resized_image__in=unmatched)
+        ).values_list("zlb_scan", "display_scan", "resized_image")
         for name in pair
     )
     cutoff = timezone.now() - grace

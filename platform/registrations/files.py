@@ -1,5 +1,7 @@
 """Scan images for their owner only: short-lived URLs signed for one partner, registration,
-image and owner. An <img> cannot send the bearer token, so the URL itself is the proof."""
+image and owner. An <img> cannot send the bearer token, so the URL itself is the proof.
+Both kinds name the redacted display copy ("scan") and its small version ("resized"): no
+URL ever serves the original (registrations.redaction)."""
 
 from __future__ import annotations
 

@@ -85,6 +85,16 @@ class Straightened:
     scale: tuple[float, float]
     turn: int = 0  # degrees counter-clockwise that bring the picture the document's way up
     quad: np.ndarray | None = None  # the document's corners in the picture
+    # picture pixels -> page pixels (3x3): where a template box lies in the picture is its page
+    # box mapped back (registrations.redaction blacks out the holder's boxes this way)
+    to_page: np.ndarray | None = None
+
+    def template_to_picture(self, points_mm: np.ndarray) -> np.ndarray:
+        """Template millimetres (n x 2) -> pixel positions in the picture given to straighten."""
+        assert self.to_page is not None
+        page_px = (np.asarray(self.offset_mm) + points_mm * np.asarray(self.scale)) * PX_PER_MM
+        back = np.linalg.inv(self.to_page)
+        return cv2.perspectiveTransform(page_px.reshape(-1, 1, 2).astype(np.float64), back).reshape(-1, 2)
 
 
 def _to_bgr(image: Image.Image) -> np.ndarray:
@@ -305,23 +315,41 @@ def straighten(image: Image.Image) -> Straightened:
     picture is tried in all four turns (a full-page scan, a grey photocopy)."""
     bgr = _to_bgr(image)
     quad, area = find_quad(bgr)
-    candidates: list[tuple[np.ndarray, int]] = []
+    # each candidate with the matrix taking picture pixels to its pixels
+    candidates: list[tuple[np.ndarray, int, np.ndarray]] = []
+    half_turn = np.array([[-1.0, 0, WIDTH - 1], [0, -1.0, HEIGHT - 1], [0, 0, 1.0]])
     if quad is not None:
         upright = _warp(bgr, quad)
+        target = np.array([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]], np.float32)
+        warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target).astype(np.float64)
         top = quad[1] - quad[0]
         # the top edge's direction, as a turn of the picture in whole quarters (PIL's sense)
         angle = round(float(np.degrees(np.arctan2(top[1], top[0]))) / 90) * 90 % 360
-        candidates = [(upright, angle), (cv2.rotate(upright, cv2.ROTATE_180), (angle + 180) % 360)]
+        candidates = [
+            (upright, angle, warp),
+            (cv2.rotate(upright, cv2.ROTATE_180), (angle + 180) % 360, half_turn @ warp),
+        ]
     else:
-        for turned, angle in ((bgr, 0), (cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE), 90)):
+        height, width = bgr.shape[:2]
+        # cv2.ROTATE_90_CLOCKWISE: (x, y) -> (height - 1 - y, x)
+        clockwise = np.array([[0.0, -1.0, height - 1], [1.0, 0, 0], [0, 0, 1.0]])
+        for turned, angle, move in (
+            (bgr, 0, np.eye(3)),
+            (cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE), 90, clockwise),
+        ):
             if turned.shape[1] >= turned.shape[0]:
                 whole = cv2.resize(turned, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
-                candidates += [(whole, angle), (cv2.rotate(whole, cv2.ROTATE_180), (angle + 180) % 360)]
+                sx, sy = WIDTH / turned.shape[1], HEIGHT / turned.shape[0]
+                resize = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
+                candidates += [
+                    (whole, angle, resize @ move),
+                    (cv2.rotate(whole, cv2.ROTATE_180), (angle + 180) % 360, half_turn @ resize @ move),
+                ]
     scored = []
-    for candidate, angle in candidates:
+    for candidate, angle, to_page in candidates:
         lines = print_lines(flatten_light(candidate), MATCH_PX_PER_MM)
-        scored.append((grid_match(lines), lines, candidate, angle))
-    (score, offset, scale), lines, page, turn = max(scored, key=lambda item: item[0][0])
+        scored.append((grid_match(lines), lines, candidate, angle, to_page))
+    (score, offset, scale), lines, page, turn, to_page = max(scored, key=lambda item: item[0][0])
     homography, anchors = register(lines, offset, scale)
     if homography is not None:
         to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
@@ -331,4 +359,5 @@ def straighten(image: Image.Image) -> Straightened:
             page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         offset, scale = (0.0, 0.0), (1.0, 1.0)
-    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn, quad)
+        to_page = matrix @ to_page
+    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn, quad, to_page)

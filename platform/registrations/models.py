@@ -22,8 +22,16 @@ class BevRegistration(models.Model):
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.B2C)
     registration_years = ArrayField(models.PositiveSmallIntegerField(), default=list, blank=True)
-    zlb_scan = models.CharField(max_length=300)
+    # The original scan: kept only for the authority submission, then deleted
+    # (services.scan_original_release; empty once deleted). Served by no URL.
+    zlb_scan = models.CharField(max_length=300, blank=True)
+    # The display copy with the holder's name and address blacked out (registrations.redaction)
+    # and its small version: the only images the portal, the partner area and mails show.
+    display_scan = models.CharField(max_length=300, blank=True)
     resized_image = models.CharField(max_length=300)
+    redaction = models.CharField(max_length=10, blank=True)  # boxes, pixelated; empty: not yet
+    original_released_at = models.DateTimeField(null=True, blank=True)
+    original_deleted_at = models.DateTimeField(null=True, blank=True)
     original_content_type = models.CharField(max_length=50)
     width = models.PositiveIntegerField()
     height = models.PositiveIntegerField()

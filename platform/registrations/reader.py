@@ -31,7 +31,7 @@ from PIL import Image, ImageOps
 
 from registrations import errors
 from registrations.errors import ScanRejected
-from registrations.geometry import BOXES, HEADER, PX_PER_MM, flatten_light, straighten
+from registrations.geometry import BOXES, HEADER, PX_PER_MM, Straightened, flatten_light, straighten
 
 # Tesseract's OpenMP threads fight over two cores: one thread reads a page 4x faster here
 # (0.42 s against 1.73 s for a 12-megapixel scan, measured).
@@ -118,6 +118,9 @@ class Reading:
     maker_key: str | None = None  # 2.1
     confidence: Mapping[str, float] = field(default_factory=dict)  # per field, 0..1
     unread: tuple[str, ...] = ()  # fields seen but failing validation: stored empty, flagged
+    # The located page (None when the form's grid was not found): the redacted display copy
+    # is cut along its template boxes (registrations.redaction).
+    page: Straightened | None = field(default=None, compare=False, repr=False)
 
     @property
     def needs_review(self) -> bool:
@@ -483,12 +486,16 @@ def _page_text(image: Image.Image) -> str:
     return text
 
 
-def _refused(image: Image.Image, grid: float, score: int, kind: str | None) -> Reading:
+def _refused(
+    image: Image.Image, grid: float, score: int, kind: str | None, page: Straightened | None = None
+) -> Reading:
     """Not a ZB I: the page's own text says what it is, and whether it was readable at all
     (IMGC002) or too little to tell (IMGC003)."""
     text = _page_text(image)
     kind = kind or _veto(text) or ("other" if _words(text) >= MIN_WORDS_READABLE else "empty")
-    return Reading(is_zlb=False, readable=kind != "empty", score=score, kind=kind, grid=round(grid, 3))
+    return Reading(
+        is_zlb=False, readable=kind != "empty", score=score, kind=kind, grid=round(grid, 3), page=page
+    )
 
 
 def document_read(image: Image.Image) -> Reading:
@@ -533,7 +540,7 @@ def document_read(image: Image.Image) -> Reading:
         kind = _veto(_outside_text(image, page.turn, page.quad))
     is_zlb = structure and evidence and kind is None
     if not is_zlb:
-        return _refused(image, page.grid, score, kind)
+        return _refused(image, page.grid, score, kind, page)
     v: dict[str, Any] = fields.values
     energy = v.get("energy_code")
     return Reading(
@@ -555,6 +562,7 @@ def document_read(image: Image.Image) -> Reading:
         maker_key=v.get("maker_key"),
         confidence=fields.confidence,
         unread=tuple(fields.unread),
+        page=page,
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from registrations.errors import FILE_TOO_LARGE, ScanRejected
 from registrations.intake import scan_prepare
 from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo
 from registrations.reader import document_check, document_read
+from registrations.redaction import scan_redact
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)
@@ -141,6 +143,8 @@ def registration_create(
             if rejected.code in (errors.NOT_A_ZLB, errors.NOT_CLASSIFIABLE):
                 _classifier_refusal_record(partner=partner, owner=owner, login=login)
             raise
+    # After the check: the copy everyone but the authority sees, the holder blacked out.
+    redacted = scan_redact(prepared.image, reading)
     registration = BevRegistration(
         owner=owner,
         source=source,
@@ -156,21 +160,74 @@ def registration_create(
         energy_code=reading.energy_code or "",
         is_electric=reading.is_electric,
         needs_review=reading.needs_review,
+        redaction=redacted.method,
     )
     prefix = f"{partner.schema_name}/scans/{registration.uuid}"
     with transaction.atomic():
         registration.sequence = _next_sequence()
         registration.zlb_scan = default_storage.save(f"{prefix}.jpg", ContentFile(prepared.image_bytes))
+        registration.display_scan = default_storage.save(
+            f"{prefix}-display.jpg", ContentFile(redacted.image_bytes)
+        )
         registration.resized_image = default_storage.save(
-            f"{prefix}-resized.jpg", ContentFile(prepared.resized_bytes)
+            f"{prefix}-resized.jpg", ContentFile(redacted.resized_bytes)
         )
         try:
             registration.save()
         except Exception:
-            default_storage.delete(registration.zlb_scan)
-            default_storage.delete(registration.resized_image)
+            for name in (registration.zlb_scan, registration.display_scan, registration.resized_image):
+                default_storage.delete(name)
             raise
     return registration
+
+
+# Applications in these states still wait for their authority submission: the original stays.
+_AWAITING_SUBMISSION = ("qa_created", "qa_entered", "qa_picked_up")
+
+
+def _original_delete(registration: BevRegistration) -> None:
+    if registration.zlb_scan:
+        default_storage.delete(registration.zlb_scan)
+    BevRegistration.objects.filter(pk=registration.pk).update(zlb_scan="", original_deleted_at=timezone.now())
+    registration.zlb_scan = ""
+
+
+def scan_original_release(registration: BevRegistration) -> bool:
+    """The authority submission of this registration is done: its original scan is no longer
+    needed. Deleted at once when ORIGINAL_SCAN_RETENTION is zero (the default) and no other
+    application of the registration still waits for a submission; otherwise marked, and the
+    retention run (privacy.retention) deletes it once both hold. Returns whether it was deleted.
+
+    For the authority app: call after the submission package went out (idempotent)."""
+    with transaction.atomic():
+        locked = BevRegistration.objects.select_for_update().get(pk=registration.pk)
+        if locked.original_released_at is None:
+            locked.original_released_at = timezone.now()
+            locked.save(update_fields=["original_released_at"])
+        registration.original_released_at = locked.original_released_at
+        retention = settings.ORIGINAL_SCAN_RETENTION
+        waiting = locked.quota_applications.filter(status__in=_AWAITING_SUBMISSION).exists()
+        if locked.original_deleted_at is None and not waiting and retention.total_seconds() <= 0:
+            _original_delete(locked)
+            registration.zlb_scan, registration.original_deleted_at = "", locked.original_deleted_at
+            logger.info("original scan deleted after the authority submission")
+            return True
+    return False
+
+
+def scan_originals_expire(*, now: datetime.datetime | None = None, batch: int = 500) -> int:
+    """Deletes released originals whose retention ran out and that no application waits for."""
+    cutoff = (now or timezone.now()) - settings.ORIGINAL_SCAN_RETENTION
+    due = (
+        BevRegistration.objects.filter(original_released_at__lte=cutoff, original_deleted_at__isnull=True)
+        .exclude(quota_applications__status__in=_AWAITING_SUBMISSION)
+        .order_by("pk")[:batch]
+    )
+    count = 0
+    for registration in due:
+        _original_delete(registration)
+        count += 1
+    return count
 
 
 def registration_lock(*, registration: BevRegistration) -> BevRegistration:
@@ -199,5 +256,7 @@ __all__ = [
     "registration_create",
     "registration_lock",
     "scan_limits",
+    "scan_original_release",
+    "scan_originals_expire",
     "upload_budget_take",
 ]

@@ -133,6 +133,11 @@ OPERATIONS: dict[tuple[str, str], Request] = {
     ("POST", "/api/end_user_portal/advertisement_count/"): _json(
         "POST", "/api/end_user_portal/advertisement_count/", lambda d: {"partner_advertisement": 1}
     ),
+    ("POST", "/api/end_user_portal/data_export/"): _json("POST", "/api/end_user_portal/data_export/"),
+    ("POST", "/api/end_user_portal/erasure/"): _json("POST", "/api/end_user_portal/erasure/"),
+    ("POST", "/api/end_user_portal/erasure/confirm/"): _json(
+        "POST", "/api/end_user_portal/erasure/confirm/", lambda d: {"code": "000000"}
+    ),
 }
 # Reads that answer A's owner with A's data on A's host: the control proves the leak check sees it.
 READS_WITH_DATA = {

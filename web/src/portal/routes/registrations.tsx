@@ -16,6 +16,7 @@ import { useToaster } from "@/shared/ui/toaster";
 
 import { PAGE_SIZE, type RegistrationItem, useQuotaApplications, useResubmit } from "../api/quota-applications";
 import { Advertisement } from "../components/advertisement";
+import { PrivacyPanel } from "../components/privacy-panel";
 import { RegistrationCard } from "../components/registration-card";
 import { EMPTY_FORM, ResubmitDialog, type ResubmitForm } from "../components/resubmit-dialog";
 import { portalGet, portalSet, type ResubmitState } from "../lib/portal-store";
@@ -101,6 +102,7 @@ export function RegistrationsView() {
           data-testid="paginator"
         />
       )}
+      <PrivacyPanel />
       {open && (
         <ResubmitDialog
           key={open.item.id}

@@ -1,0 +1,71 @@
+"""Requests of owners under GDPR Art. 15/20 (export) and Art. 17 (erasure), and the payout
+records the law makes a partner keep after an erasure, pseudonymised."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from config.crypto import EncryptedTextField
+
+
+class DataExport(models.Model):
+    """An owner's data export: a ZIP built in the background, mailed as a one-time link valid
+    PRIVACY_EXPORT_LINK_LIFETIME; only the link key's keyed hash is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="data_exports")
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True)
+    # The link for the mail, encrypted (accounts.mails.mail_secret_seal), cleared once sent.
+    sealed = models.TextField(blank=True, default="")
+    file = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    downloaded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"data export {self.uuid}"
+
+
+class ErasureRequest(models.Model):
+    """An owner asked for erasure; confirmed by a six-digit code mailed to the account's address
+    (keyed hash only, as the login codes)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="erasure_requests"
+    )
+    code_hash = models.CharField(max_length=64)
+    sealed = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"erasure request {self.pk}"
+
+
+class RetainedPayout(models.Model):
+    """What tax and payout law needs of an erased owner's paid (or to be paid) application,
+    without a name, address or e-mail: a pseudonym (keyed hash, not reversible), the year,
+    status and its dates, and the account paid to (encrypted). Deleted at `retain_until`."""
+
+    pseudonym = models.CharField(max_length=64, db_index=True)
+    sequence = models.BigIntegerField()
+    legislation_year = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=40)
+    status_history = models.JSONField(default=list)  # [{"status", "at"}], no actor, no reason
+    account_iban = EncryptedTextField(blank=True)
+    account_bic = EncryptedTextField(blank=True)
+    vehicle_class = models.CharField(max_length=10, blank=True)
+    created_at = models.DateTimeField()  # the application's
+    erased_at = models.DateTimeField(auto_now_add=True)
+    retain_until = models.DateField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"retained payout {self.pseudonym[:8]} {self.legislation_year}"

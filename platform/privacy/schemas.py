@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from ninja import Schema
+from pydantic import Field
+
+
+class DetailOut(Schema):
+    detail: str
+
+
+class PrivacyErrorOut(Schema):
+    detail: str
+    error_code: str
+
+
+class ErasureConfirmIn(Schema):
+    code: str = Field(min_length=1, max_length=12)

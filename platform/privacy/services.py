@@ -1,0 +1,259 @@
+"""Export (GDPR Art. 15/20) and erasure (Art. 17) of an owner's data."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import hmac
+import io
+import json
+import logging
+import secrets
+import zipfile
+from collections import Counter
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from ninja_jwt.token_blacklist.models import OutstandingToken
+
+from accounts.mails import mail_secret_seal
+from accounts.models import LoginCode, LoginLink, User
+from billing.models import Client
+from privacy import errors
+from privacy.errors import PrivacyError
+from privacy.models import DataExport, ErasureRequest, RetainedPayout
+from privacy.selectors import owner_data, owner_scans
+from privacy.signals import erasure
+from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus
+from registrations.models import BevRegistration, DeviceInfo
+from tenants.models import Partner
+
+logger = logging.getLogger(__name__)
+
+# Applications whose money moved or is about to: tax and payout law keeps their record.
+PAYOUT_STATUSES = (
+    QuotaStatus.TO_PAY,
+    QuotaStatus.TO_SETTLE,
+    QuotaStatus.PAID,
+    QuotaStatus.PAYMENT_FAILURE,
+    QuotaStatus.COMPLETED,
+)
+
+
+def _digest(value: str) -> str:
+    return hmac.new(settings.SECRET_KEY.encode(), f"privacy:{value}".encode(), hashlib.sha256).hexdigest()
+
+
+def _owner_check(user: User) -> None:
+    # Staff accounts are never erased or exported through the owner's calls.
+    if user.is_staff or user.is_superuser:
+        raise PrivacyError(errors.NOT_AN_OWNER, status=403)
+
+
+# ---------------------------------------------------------------- export
+
+
+def data_export_request(*, partner: Partner, user: User, site_url: str) -> DataExport:
+    """Queues the ZIP for this owner; one per PRIVACY_EXPORT_INTERVAL (429 before)."""
+    from privacy.tasks import data_export_build_task  # the task module imports this one
+
+    _owner_check(user)
+    now = timezone.now()
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one request at a time
+        last = DataExport.objects.filter(user=user).order_by("-created_at").first()
+        if last is not None and now - last.created_at < settings.PRIVACY_EXPORT_INTERVAL:
+            wait = settings.PRIVACY_EXPORT_INTERVAL - (now - last.created_at)
+            raise PrivacyError(errors.EXPORT_TOO_SOON, status=429, retry_after=int(wait.total_seconds()) + 1)
+        key = secrets.token_urlsafe(32)
+        link = f"{site_url.rstrip('/')}/api/end_user_portal/data_export/{key}/"
+        export = DataExport.objects.create(
+            user=user,
+            key_hash=_digest(key),
+            sealed=mail_secret_seal(link),
+            expires_at=now + settings.PRIVACY_EXPORT_LINK_LIFETIME,
+        )
+        schema = partner.schema_name
+        transaction.on_commit(lambda: data_export_build_task(schema, export.pk))
+    logger.info("data export requested")
+    return export
+
+
+def data_export_build(*, schema_name: str, export_id: int) -> DataExport | None:
+    """Writes the ZIP (JSON documents and the scans) to private storage. Runs in the schema."""
+    export = DataExport.objects.select_related("user").filter(pk=export_id, built_at__isnull=True).first()
+    if export is None:
+        return None
+    data = owner_data(user=export.user)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(
+            "LIESMICH.txt",
+            "Ihre Daten bei diesem Anbieter (Art. 15 und 20 DSGVO): JSON-Dateien in maschinenlesbarer Form, "
+            "die Bilder Ihrer Fahrzeugscheine im Ordner scans/.\n",
+        )
+        for name, document in data.items():
+            archive.writestr(f"{name}.json", json.dumps(document, ensure_ascii=False, indent=2))
+        for name, path in owner_scans(user=export.user):
+            try:
+                with default_storage.open(path, "rb") as handle:
+                    archive.writestr(name, handle.read())
+            except FileNotFoundError:
+                continue
+    export.file = default_storage.save(
+        f"{schema_name}/exports/{export.uuid}.zip", ContentFile(buffer.getvalue())
+    )
+    export.built_at = timezone.now()
+    export.save(update_fields=["file", "built_at"])
+    return export
+
+
+def data_export_claim(*, key: str) -> DataExport:
+    """The export of a mailed link: valid 24 hours, once (also under concurrency)."""
+    now = timezone.now()
+    export = DataExport.objects.filter(
+        key_hash=_digest(key), downloaded_at__isnull=True, expires_at__gt=now, built_at__isnull=False
+    ).first()
+    if export is None or not DataExport.objects.filter(pk=export.pk, downloaded_at__isnull=True).update(
+        downloaded_at=now
+    ):
+        raise PrivacyError(errors.EXPORT_LINK_INVALID, status=404)
+    return export
+
+
+# ---------------------------------------------------------------- erasure
+
+
+def erasure_request(*, partner: Partner, user: User) -> ErasureRequest:
+    """Mails a confirmation code to the account's address."""
+    from privacy.tasks import mail_erasure_code  # the task module imports this one
+
+    _owner_check(user)
+    now = timezone.now()
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        last = ErasureRequest.objects.filter(user=user).order_by("-created_at").first()
+        if last is not None and now - last.created_at < settings.LOGIN_SEND_INTERVAL:
+            wait = settings.LOGIN_SEND_INTERVAL - (now - last.created_at)
+            raise PrivacyError(errors.ERASURE_TOO_SOON, status=429, retry_after=int(wait.total_seconds()) + 1)
+        ErasureRequest.objects.filter(user=user, expires_at__gt=now).update(expires_at=now)
+        code = f"{secrets.randbelow(10**6):06d}"
+        row = ErasureRequest.objects.create(
+            user=user,
+            code_hash=_digest(f"{user.pk}:{code}"),
+            sealed=mail_secret_seal(code),
+            expires_at=now + settings.PRIVACY_ERASURE_CODE_LIFETIME,
+        )
+        schema = partner.schema_name
+        transaction.on_commit(lambda: mail_erasure_code(schema, row.pk))
+    return row
+
+
+def erasure_confirm(*, partner: Partner, user: User, code: str) -> dict[str, int]:
+    """The code from the mail: five tries, ten minutes; then the owner is erased."""
+    _owner_check(user)
+    now = timezone.now()
+    active = ErasureRequest.objects.filter(user=user, expires_at__gt=now).order_by("-created_at").first()
+    if active is None:
+        raise PrivacyError(errors.ERASURE_CODE_INVALID)
+    if active.attempts >= settings.PRIVACY_ERASURE_CODE_MAX_ATTEMPTS:
+        raise PrivacyError(errors.ERASURE_TOO_MANY_ATTEMPTS, status=429)
+    if not (code.isdigit() and hmac.compare_digest(active.code_hash, _digest(f"{user.pk}:{code}"))):
+        ErasureRequest.objects.filter(pk=active.pk).update(attempts=F("attempts") + 1)
+        if active.attempts + 1 >= settings.PRIVACY_ERASURE_CODE_MAX_ATTEMPTS:
+            raise PrivacyError(errors.ERASURE_TOO_MANY_ATTEMPTS, status=429)
+        raise PrivacyError(errors.ERASURE_CODE_INVALID)
+    return owner_erase(schema_name=partner.schema_name, user=user, actor="owner")
+
+
+def _retain_until(moved_at: datetime.datetime) -> datetime.date:
+    return datetime.date(moved_at.year + settings.RETENTION_PAYOUT_YEARS, 12, 31)
+
+
+def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
+    """Deletes everything of this owner that no law requires to keep; the payout records that
+    tax law does require are kept pseudonymised (RetainedPayout) until their period ends.
+    Scans, exports, device data, login codes, links and sessions go, and the account itself:
+    nobody can log in as this owner any more. Runs inside the partner's schema.
+
+    `actor` names who asked ("owner" in the portal, "partner admin" by mail) for the log line.
+    Returns the counts of what was deleted or kept."""
+    _owner_check(user)
+    counts: Counter[str] = Counter()
+    files: list[str] = []
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        registrations = list(BevRegistration.objects.select_for_update().filter(owner=locked))
+        erasure.send(
+            sender=User,
+            schema_name=schema_name,
+            user_id=locked.pk,
+            vins=tuple(sorted({r.vin for r in registrations if r.vin})),
+            registration_uuids=tuple(str(r.uuid) for r in registrations),
+        )
+        pseudonym = _digest(f"erased:{schema_name}:{locked.pk}")
+        applications = list(
+            QuotaApplication.objects.filter(registration__owner=locked)
+            .select_related("registration", "client")
+            .prefetch_related("status_changes")
+        )
+        for application in applications:
+            if application.status not in PAYOUT_STATUSES:
+                continue
+            history = [
+                {"status": c.status, "at": c.created_at.isoformat()} for c in application.status_changes.all()
+            ]
+            moved = max(
+                (c.created_at for c in application.status_changes.all()), default=application.updated_at
+            )
+            RetainedPayout.objects.create(
+                pseudonym=pseudonym,
+                sequence=application.registration.sequence,
+                legislation_year=application.legislation_year,
+                status=application.status,
+                status_history=history,
+                account_iban=application.client.account_iban,
+                account_bic=application.client.account_bic,
+                vehicle_class=application.registration.vehicle_class,
+                created_at=application.created_at,
+                retain_until=_retain_until(moved),
+            )
+            counts["payout records kept pseudonymised"] += 1
+        counts["applications"] = (
+            QuotaApplication.objects.filter(registration__owner=locked)
+            .delete()[1]
+            .get("quota.QuotaApplication", 0)
+        )
+        counts["device data"] = DeviceInfo.objects.filter(registration__owner=locked).delete()[0]
+        for registration in registrations:
+            files += [
+                n for n in (registration.zlb_scan, registration.display_scan, registration.resized_image) if n
+            ]
+        counts["registrations"] = BevRegistration.objects.filter(owner=locked).delete()[0]
+        counts["billing data"] = Client.objects.filter(owner=locked).delete()[0]
+        counts["advertisement clicks"] = AdvertisementClick.objects.filter(user=locked).delete()[0]
+        files += [e.file for e in DataExport.objects.filter(user=locked) if e.file]
+        counts["exports"] = DataExport.objects.filter(user=locked).delete()[0]
+        ErasureRequest.objects.filter(user=locked).delete()
+        emails = {locked.email, locked.username}
+        counts["login codes"] = LoginCode.objects.filter(email__in=emails).delete()[0]
+        counts["login links"] = LoginLink.objects.filter(email__in=emails).delete()[0]
+        counts["sessions"] = OutstandingToken.objects.filter(user=locked).delete()[0]
+        locked.delete()
+        counts["accounts"] = 1
+        transaction.on_commit(lambda: _files_delete(files))
+    logger.info(
+        "owner erased by %s: %s",
+        actor,
+        ", ".join(f"{name} {count}" for name, count in sorted(counts.items())),
+    )
+    return dict(counts)
+
+
+def _files_delete(names: list[str]) -> None:
+    for name in names:
+        default_storage.delete(name)
