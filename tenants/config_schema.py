@@ -373,8 +373,10 @@ class PartnerConfig(Strict):
         # The default intro promises a link; a partner on the code login who did not write
         # its own intro gets the same sentence with a code (stored so by config_normalise).
         login = self.pages.login
-        if self.authentication_flow == "otp" and login.intro == LOGIN_INTRO_LINK and (
-            "intro" not in login.model_fields_set or "login" not in self.pages.model_fields_set
+        if (
+            self.authentication_flow == "otp"
+            and login.intro == LOGIN_INTRO_LINK
+            and ("intro" not in login.model_fields_set or "login" not in self.pages.model_fields_set)
         ):
             # copies, never the shared default instances
             self.pages = self.pages.model_copy(

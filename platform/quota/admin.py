@@ -79,6 +79,7 @@ class StatusChangeInline(admin.TabularInline):
     @admin.display(description="Status")
     def status_name(self, obj: StatusChange) -> str:
         return status_name(obj.status)
+
     ordering = ["created_at", "pk"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -115,7 +116,9 @@ class MoveForm(forms.ModelForm):
 class BulkMoveForm(forms.Form):
     # The back office's moves only: the platform's (authority, double registration) are not offered.
     status = forms.ChoiceField(
-        choices=lambda: [(code, name) for code, name in status_choices() if code not in catalogue.PLATFORM_MOVES],
+        choices=lambda: [
+            (code, name) for code, name in status_choices() if code not in catalogue.PLATFORM_MOVES
+        ],
         label="Neuer Status",
     )
     reason = forms.CharField(

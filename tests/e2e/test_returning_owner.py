@@ -17,7 +17,7 @@ def test_a_second_vehicle_in_the_same_browser_is_prefilled_and_its_own(
 ) -> None:
     errors: list[str] = []
     phone.on("pageerror", lambda error: errors.append(str(error)))
-    address = register_and_sign_up(phone, partner_url)
+    register_and_sign_up(phone, partner_url)
     first = set(re.findall(r"\b\d{6}\b", phone.get_by_test_id("registration-card").first.inner_text()))
 
     phone.get_by_test_id("new-registration").click()
