@@ -12,8 +12,9 @@ caller's transaction. A parallel claim of the same vehicle waits on the unique i
 first transaction ends, then finds the winner (or wins itself if the first rolled back):
 exactly one winner, whatever the partners or processes involved.
 
-Releasing: the statuses in quota.catalogue.RELEASES_VEHICLE (final rejections, test) and an
-erased application delete the entry; the losers stay `qa_double_registration`.
+Releasing: the statuses in quota.catalogue.RELEASES_VEHICLE (final rejections, test) delete the
+entry; so does erasing the owner (privacy.signals.erasure) while the application had not reached
+the authority yet (SPENT_STATUSES keep theirs). The losers stay `qa_double_registration`.
 """
 
 from __future__ import annotations
@@ -115,6 +116,45 @@ def vehicle_release(*, application_id: int, schema_name: str | None = None) -> i
     """Free the registry entry this application holds (if any); the number of entries freed."""
     partner_id = _partner_id(schema_name or current_schema())
     deleted, _ = VehicleClaim.objects.filter(partner_id=partner_id, application_id=application_id).delete()
+    return deleted
+
+
+# Once an application reached the authority (or the money path), its vehicle's quota for that
+# year is spent: erasing the owner must not let the same vehicle be registered and paid again.
+# Those entries stay (a keyed hash, a partner and a now dangling application id: nothing that
+# leads back to the owner without the VIN); earlier ones are freed with the application.
+SPENT_STATUSES = frozenset(
+    {
+        "qa_sent_to_uba",
+        "qa_accepted",
+        "qa_to_pay",
+        "qa_to_settle",
+        "qa_paid",
+        "qa_payment_failure",
+        "qa_completed",
+    }
+)
+
+
+def owner_erasure_release(*, schema_name: str, user_id: int, **signal_data: object) -> int:
+    """Receiver of privacy.signals.erasure (sent inside the erasure's transaction, before the
+    owner's rows go): frees the entries of the owner's applications that had not reached the
+    authority yet. Returns how many were freed."""
+    from django_tenants.utils import schema_context
+
+    from quota.models import QuotaApplication
+
+    with schema_context(schema_name):
+        ids = list(
+            QuotaApplication.objects.filter(registration__owner_id=user_id)
+            .exclude(status__in=SPENT_STATUSES)
+            .values_list("pk", flat=True)
+        )
+        if not ids:
+            return 0
+        deleted, _ = VehicleClaim.objects.filter(
+            partner_id=_partner_id(schema_name), application_id__in=ids
+        ).delete()
     return deleted
 
 

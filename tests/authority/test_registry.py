@@ -153,3 +153,22 @@ def test_the_registry_is_rebuilt_under_a_new_key(settings) -> None:  # type: ign
 
     holder = registry.vehicle_holder(vin=VIN, legislation_year=YEAR)
     assert holder is not None and (holder.partner.subdomain, holder.application_id) == ("autohaus", first.pk)
+
+
+def test_erasing_an_owner_frees_entries_that_had_not_reached_the_authority() -> None:
+    with schema_context("p_autohaus"):
+        early = submitted(subdomain="autohaus", vin=VIN)
+        sent = move_along(
+            submitted(subdomain="autohaus", vin="WBY8P2C05N7K77777"),
+            QuotaStatus.ENTERED, QuotaStatus.PICKED_UP, QuotaStatus.SENT_TO_UBA,
+        )  # fmt: skip
+
+    freed_early = registry.owner_erasure_release(
+        schema_name="p_autohaus", user_id=early.registration.owner_id
+    )
+    freed_sent = registry.owner_erasure_release(schema_name="p_autohaus", user_id=sent.registration.owner_id)
+
+    assert (freed_early, freed_sent) == (1, 0)
+    assert registry.vehicle_holder(vin=VIN, legislation_year=YEAR) is None
+    kept = registry.vehicle_holder(vin="WBY8P2C05N7K77777", legislation_year=YEAR)
+    assert kept is not None and kept.application_id == sent.pk  # the spent quota stays claimed
