@@ -36,6 +36,9 @@ class RegistrationFactory(DjangoModelFactory[BevRegistration]):
     # Stored under the partner's prefix, as the scan intake does.
     zlb_scan = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}.jpg")
     resized_image = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}-resized.jpg")
+    # the redacted display copy (registrations.redaction): what the portal and staff see
+    display_scan = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}-display.jpg")
+    redaction = "boxes"
     original_content_type = "image/jpeg"
     width = 2000
     height = 1400

@@ -130,9 +130,12 @@ def test_the_csv_export(client: HttpClient, staff: User) -> None:
 
 def test_the_scan_is_shown_to_staff_only(client: HttpClient, staff: User) -> None:
     application = ApplicationFactory.create()
-    default_storage.save(application.registration.resized_image, ContentFile(b"\xff\xd8 image"))
+    default_storage.save(application.registration.display_scan, ContentFile(b"\xff\xd8 image"))
+    default_storage.save(application.registration.zlb_scan, ContentFile(b"\xff\xd8 original"))
     url = f"{CHANGELIST}{application.pk}/scan/"
-    assert client.get(url, HTTP_HOST=HOST).status_code == 200
+    shown = client.get(url, HTTP_HOST=HOST)
+    assert shown.status_code == 200
+    assert b"".join(shown.streaming_content) == b"\xff\xd8 image"  # type: ignore[attr-defined]
     client.logout()
     assert client.get(url, HTTP_HOST=HOST).status_code == 302  # to the login
 

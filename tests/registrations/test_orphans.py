@@ -54,7 +54,7 @@ def test_a_worker_killed_before_its_commit_leaves_no_file_after_the_sweep(
         worker.wait(timeout=10)
     assert worker.returncode == -signal.SIGKILL
     orphans = scans(settings.MEDIA_ROOT)
-    assert len(orphans) == 2  # the scan and its resized copy, and no row for them
+    assert len(orphans) == 3  # the scan, its redacted display copy and small version, no row
     with schema_context("p_autohaus"):
         assert not User.objects.filter(username="orphan-probe@example.de").exists()
         # and a registration that did commit, whose files must stay
@@ -76,9 +76,10 @@ def test_a_worker_killed_before_its_commit_leaves_no_file_after_the_sweep(
     # then: exactly the killed worker's files are gone
     assert too_early == []
     assert {Path(name).name for name in deleted} == orphans
-    assert scans(settings.MEDIA_ROOT) == {Path(kept.zlb_scan).name, Path(kept.resized_image).name}
+    kept_files = (kept.zlb_scan, kept.display_scan, kept.resized_image)
+    assert scans(settings.MEDIA_ROOT) == {Path(name).name for name in kept_files}
     with schema_context("p_autohaus"):
-        assert default_storage.exists(kept.zlb_scan) and default_storage.exists(kept.resized_image)
+        assert all(default_storage.exists(name) for name in kept_files)
         assert BevRegistration.objects.filter(pk=kept.pk).exists()
 
 

@@ -206,7 +206,7 @@ def test_stored_scans_carry_no_comment_exif_xmp_or_icc(client: Client) -> None:
 
     assert response.status_code == 201, response.json()
     registration = BevRegistration.objects.get()
-    for name in (registration.zlb_scan, registration.resized_image):
+    for name in (registration.zlb_scan, registration.display_scan, registration.resized_image):
         with default_storage.open(name, "rb") as handle:
             stored = handle.read()
         markers = jpeg_markers(stored)

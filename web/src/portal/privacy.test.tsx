@@ -77,8 +77,8 @@ describe("Meine Daten", () => {
 
     fireEvent.change(input, { target: { value: "123456" } });
     fireEvent.click(within(dialog).getByTestId("erasure-confirm"));
-    await waitFor(() => expect(calls.filter((call) => call.path === "/api/end_user_portal/erasure/confirm/")).toHaveLength(2));
-    await waitFor(() => expect(currentLocation()).toBe("/portal/auth/login"));
+    await waitFor(() => expect(calls.filter((call) => call.path === "/api/end_user_portal/erasure/confirm/")).toHaveLength(2), { timeout: 5000 });
+    await waitFor(() => expect(currentLocation()).toBe("/portal/auth/login"), { timeout: 5000 });
     expect(storeGet("tokens")).toBeNull();
     expect(calls.filter((call) => call.path === "/api/end_user_portal/erasure/confirm/").map((call) => call.body)).toEqual([{ code: "654321" }, { code: "123456" }]);
   });
