@@ -259,7 +259,9 @@ else:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(VAR_DIR / "cache"),
+            # One folder per pytest-xdist worker (its test servers inherit the variable), so
+            # one worker's cache.clear() never wipes another's counters.
+            "LOCATION": str(VAR_DIR / "cache" / os.environ.get("PYTEST_XDIST_WORKER", "")),
             "KEY_FUNCTION": "django_tenants.cache.make_key",
             "REVERSE_KEY_FUNCTION": "django_tenants.cache.reverse_key",
         }
