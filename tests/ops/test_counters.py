@@ -64,7 +64,7 @@ def test_admin_logins_count_success_failures_and_throttles(
 def test_mails_count_sent_and_failed_by_template(settings: Any) -> None:
     sent_before = value("thg_mails_total", template="password_reset", result="sent")
     failed_before = value("thg_mails_total", template="password_reset", result="failed")
-    arguments = {
+    arguments: dict[str, Any] = {
         "schema_name": "p_autohaus",
         "to": "klara.kunde@example.org",
         "template": "password_reset",
