@@ -23,6 +23,7 @@ import os
 import time
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -157,6 +158,10 @@ LOGINS = Counter(
 class QueueLengthCollector:
     """thg_task_queue_length{state}: read from the queue (Redis) at scrape time, so every web pod
     reports the same number. Nothing when the queue cannot be read: thg_dependency_up says why."""
+
+    def describe(self) -> list[Any]:
+        # Nothing read at registration (import time): the queue is asked only by a scrape.
+        return []
 
     def collect(self):  # type: ignore[no-untyped-def]
         from huey.contrib.djhuey import HUEY

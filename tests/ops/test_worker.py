@@ -102,13 +102,14 @@ def worker(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> I
         assert process.poll() is None, log.read_text()
         yield Worker(process, web_port, health_port, folder / "mail", log)
     finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
         web.terminate()
         try:
             web.wait(timeout=30)
         except subprocess.TimeoutExpired:
             web.kill()
-        if process.poll() is None:
-            process.kill()
 
 
 def test_a_mail_task_shows_up_in_the_worker_metrics_without_personal_data(worker: Worker) -> None:
