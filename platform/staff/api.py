@@ -6,6 +6,7 @@ the partner's schema) once a TOTP or backup code confirmed it (django-otp's otp_
 
 from __future__ import annotations
 
+import datetime
 import time
 from typing import Any
 
@@ -15,6 +16,7 @@ from django.contrib.auth import logout as auth_logout
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django_otp import login as otp_login
 from django_otp.models import Device
 from ninja import Query, Router, Status
@@ -24,7 +26,7 @@ from config.client import client_ip
 from config.i18n import request_language
 from staff import selectors, services
 from staff.auth import bearer_refuse, csrf_require, partner_require, staff_auth, staff_role
-from staff.errors import CODE_THROTTLED, INVITE_INVALID, LOGIN_EXPIRED, WRONG_CODE, StaffError
+from staff.errors import CODE_THROTTLED, INVALID_DATE, INVITE_INVALID, LOGIN_EXPIRED, WRONG_CODE, StaffError
 from staff.models import AuditEntry, StaffInvite, StaffMember
 from staff.schemas import (
     AuditFilters,
@@ -233,6 +235,19 @@ def partner_me(request: HttpRequest) -> Any:
 # --- Staff and audit (partner admin) ------------------------------------------------------------
 
 
+def _iso(moment: datetime.datetime | None) -> str | None:
+    return timezone.localtime(moment).isoformat() if moment is not None else None
+
+
+def _day(value: str | None, field: str) -> datetime.date | None:
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        raise StaffError(INVALID_DATE, field=field) from None
+
+
 def _member_out(member: StaffMember) -> dict[str, Any]:
     return {
         "id": member.pk,
@@ -240,8 +255,8 @@ def _member_out(member: StaffMember) -> dict[str, Any]:
         "name": member.name,
         "role": member.role,
         "is_active": member.is_active,
-        "created_at": member.created_at,
-        "last_login": member.user.last_login,
+        "created_at": _iso(member.created_at),
+        "last_login": _iso(member.user.last_login),
         "invited_by": member.invited_by_id,
         "has_second_factor": bool(
             getattr(member, "has_second_factor", services.staff_has_device(member.user))
@@ -255,8 +270,8 @@ def _invite_out(invite: StaffInvite) -> dict[str, Any]:
         "email": invite.email,
         "name": invite.name,
         "role": invite.role,
-        "created_at": invite.created_at,
-        "expires_at": invite.expires_at,
+        "created_at": _iso(invite.created_at),
+        "expires_at": _iso(invite.expires_at),
         "invited_by": invite.invited_by_id,
     }
 
@@ -308,7 +323,7 @@ def _audit_out(entry: AuditEntry) -> dict[str, Any]:
         "object_id": entry.object_id,
         "before": entry.before,
         "after": entry.after,
-        "created_at": entry.created_at,
+        "created_at": _iso(entry.created_at),
     }
 
 
@@ -319,8 +334,8 @@ def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
         action=filters.action,
         object_type=filters.object_type,
         object_id=filters.object_id,
-        created_from=filters.created_from,
-        created_to=filters.created_to,
+        created_from=_day(filters.created_from, "created_from"),
+        created_to=_day(filters.created_to, "created_to"),
     )
     start = (filters.page - 1) * filters.page_size
     return {

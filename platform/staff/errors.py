@@ -24,6 +24,7 @@ EMAIL_TAKEN = "STAFF001"  # the e-mail belongs to a member already, or to an own
 LAST_ADMIN = "STAFF002"  # the last active partner admin keeps the role and stays active
 NOT_YOURSELF = "STAFF003"  # nobody changes their own role or deactivates themselves
 ROLE_INVALID = "STAFF004"  # not one of partner_admin, back_office, viewer
+INVALID_DATE = "DATE001"  # a day that does not exist (2025-02-30)
 NOT_FOUND = "NOT_FOUND"
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -69,6 +70,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Bitte wählen Sie eine Rolle: Partner-Admin, Backoffice oder Nur lesen.",
         "Please choose a role: partner admin, back office or viewer.",
     ),
+    INVALID_DATE: ("Bitte geben Sie ein gültiges Datum ein.", "Please enter a valid date."),
     NOT_FOUND: ("Nicht gefunden.", "Not found."),
 }
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
 from typing import Any, Literal
 
 from ninja import Schema
@@ -14,6 +13,11 @@ from config.text import CleanText, Password
 # Every str a client sends is CleanText (no control characters, no emoji); passwords Password.
 
 Role = Literal["partner_admin", "back_office", "viewer"]
+# Times are ISO 8601 strings made by the endpoints: no datetime types in these schemas, since
+# ninja builds some models at the first request and a frozen clock (freezegun, in tests)
+# would hand pydantic its fake datetime class then.
+Timestamp = str
+ISO_DAY = r"^\d{4}-\d{2}-\d{2}$"
 
 
 class LoginIn(Schema):
@@ -82,8 +86,8 @@ class MemberOut(Schema):
     name: str
     role: Role
     is_active: bool
-    created_at: datetime
-    last_login: datetime | None
+    created_at: Timestamp
+    last_login: Timestamp | None
     invited_by: int | None
     has_second_factor: bool
 
@@ -93,8 +97,8 @@ class InviteOut(Schema):
     email: str
     name: str
     role: Role
-    created_at: datetime
-    expires_at: datetime
+    created_at: Timestamp
+    expires_at: Timestamp
     invited_by: int | None
 
 
@@ -113,7 +117,7 @@ class AuditOut(Schema):
     object_id: str
     before: dict[str, Any] | None
     after: dict[str, Any] | None
-    created_at: datetime
+    created_at: Timestamp
 
 
 class AuditPageOut(Schema):
@@ -130,8 +134,8 @@ class AuditFilters(Schema):
     action: CleanText | None = Field(None, max_length=80)
     object_type: CleanText | None = Field(None, max_length=80)
     object_id: CleanText | None = Field(None, max_length=64)
-    created_from: date | None = None
-    created_to: date | None = None
+    created_from: str | None = Field(None, pattern=ISO_DAY, description="YYYY-MM-DD")
+    created_to: str | None = Field(None, pattern=ISO_DAY, description="YYYY-MM-DD, inclusive")
 
 
 class DetailOut(Schema):

@@ -28,6 +28,7 @@ from django_otp.models import Device
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
+from django_tenants.utils import schema_context
 from qrcode.image.svg import SvgPathFillImage
 
 from accounts.mails import mail_secret_seal
@@ -270,13 +271,15 @@ def staff_invite(
     *, partner: Partner, email: str, name: str, role: str, invited_by: StaffMember | None
 ) -> StaffInvite:
     """Invite somebody to the partner area: an e-mailed set-password link, valid 72 hours, used
-    once. An earlier open invite for the same address ends now (the newest link counts)."""
+    once. An earlier open invite for the same address ends now (the newest link counts).
+    `invited_by` None: the platform (the onboarding console's first partner admin)."""
     email = email.strip()
     if role not in StaffMember.Role.values:
         raise StaffError(ROLE_INVALID, field="role")
     canonical = canonical_name(email)
     now = timezone.now()
-    with transaction.atomic():
+    # In the partner's schema whoever calls (the onboarding console runs on the public host).
+    with schema_context(partner.schema_name), transaction.atomic():
         existing = User.objects.filter(email_canonical=canonical).first()
         if existing is not None and (
             StaffMember.objects.filter(user=existing).exists()
