@@ -238,7 +238,7 @@ def application_detail(
         ],
         "allowed_moves": [
             {"status": status, "status_label": catalogue.CATALOGUE[status].title(language)}
-            for status in sorted(catalogue.allowed_moves(application.status))
+            for status in sorted(catalogue.partner_moves(application.status))
         ],
     }
 

@@ -14,7 +14,7 @@ from operations.attribution import single_deal_refusal
 from operations.models import SingleDeal
 from quota import catalogue
 from quota.models import QuotaApplication
-from quota.services import QuotaError, quota_application_move
+from quota.services import ILLEGAL_MOVE, QuotaError, quota_application_move
 from staff.audit import audit_record
 from staff.models import StaffMember
 
@@ -52,6 +52,10 @@ def partner_applications_move(
             )
             continue
         try:
+            if status in catalogue.PLATFORM_MOVES:
+                # The platform's moves (authority package and answer, registry verdict) are never
+                # made by hand: an application marked sent would be in no package.
+                raise QuotaError(ILLEGAL_MOVE, f"{application.status} → {status}: platform only.")
             with transaction.atomic():
                 before = QuotaApplication.objects.select_for_update().get(pk=pk).status
                 quota_application_move(

@@ -280,6 +280,22 @@ def test_moves_report_each_id_with_the_catalogues_refusal(back_office: Client, r
         ]
 
 
+def test_the_platforms_moves_are_never_made_by_hand(admin: Client, rows: dict[str, Any]) -> None:
+    """sent_to_uba, the authority's answer and double registration belong to the platform: an
+    application marked sent by hand would be in no package and never get an answer."""
+    dora = rows["dora"]
+    with schema_context("p_stadtwerk"):
+        quota_application_move(application=dora, status=QuotaStatus.PICKED_UP, actor=None)
+    detail = admin.get(f"{API}{dora.pk}/", HTTP_HOST=HOST).json()
+    assert "qa_sent_to_uba" not in {move["status"] for move in detail["allowed_moves"]}
+    response = post(admin, f"{API}moves/", {"ids": [dora.pk], "status": "qa_sent_to_uba"})
+    assert response.json()["results"][0]["ok"] is False
+    assert response.json()["results"][0]["error_code"] == "QA002"
+    with schema_context("p_stadtwerk"):
+        dora.refresh_from_db()
+        assert dora.status == QuotaStatus.PICKED_UP
+
+
 def test_a_rejection_without_a_reason_is_refused_per_id(admin: Client, rows: dict[str, Any]) -> None:
     response = post(admin, f"{API}moves/", {"ids": [rows["anna"].pk], "status": "qa_manually_rejected"})
     english = admin.post(
