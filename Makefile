@@ -131,8 +131,11 @@ typecheck: python-deps node-deps
 test-web: node-deps
 	npm run --silent test:web
 
+# Two workers (pytest-xdist), one test database, file cache and test server each; a test file
+# stays on one worker (--dist loadfile), so its module fixtures are built once.
+PYTEST_WORKERS ?= 2
 test-py: python-deps
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web

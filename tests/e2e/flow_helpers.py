@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email
+import os
 import re
 import time
 import uuid
@@ -66,10 +67,13 @@ def document(name: str, **options: Any) -> Path:
     path = DOCUMENTS / name
     if not path.exists():
         if options.pop("kind", "zlb") == "photo":
-            path.write_bytes(photo(7))
+            data = photo(7)
         else:
             data, _ = zlb_document(options.pop("seed", 3), **options)
-            path.write_bytes(data)
+        # Written whole, then renamed: a second test worker never reads half a file.
+        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+        partial.write_bytes(data)
+        partial.replace(path)
     return path
 
 
