@@ -19,6 +19,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from tenants.brand import BrandAssetError, brand_asset_store
 from tenants.config_form import ConfigFormField, config_import_parse
 from tenants.config_schema import ConfigErrors
 from tenants.domains import domain_verify, verification_name
@@ -369,6 +370,7 @@ class PartnerAdmin(admin.ModelAdmin):
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
+            path("<int:object_id>/brand/", view(require_POST(self.brand_view)), name="tenants_partner_brand"),
             path(
                 "<int:object_id>/invite/", view(require_POST(self.invite_view)), name="tenants_partner_invite"
             ),
@@ -438,6 +440,45 @@ class PartnerAdmin(admin.ModelAdmin):
         draft = config_draft(partner) if request.GET.get("draft") else None
         self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
         return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
+
+    def brand_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """Uploaded logo, favicon, header image: cleaned and stored (tenants.brand), their URLs
+        put into the draft, to be previewed and published like any other change."""
+        partner = self._partner(request, object_id, write=True)
+        draft = config_draft(partner)
+        config = json.loads(json.dumps(draft.config if draft else partner.config))
+        stored = []
+        for kind in ("logo", "favicon", "header_image"):
+            upload = request.FILES.get(kind)
+            if upload is None:
+                continue
+            try:
+                asset = brand_asset_store(
+                    partner=partner, kind=kind, data=upload.read(), filename=upload.name or ""
+                )
+            except BrandAssetError as exc:
+                label = {"logo": "Logo", "favicon": "Favicon", "header_image": "Kopfbild"}[kind]
+                messages.error(request, f"{label}: {exc}")
+                return self._back(partner, "change")
+            if kind == "header_image":
+                config.setdefault("wallbox", {})["header_image"] = asset.url
+            else:
+                config[kind] = asset.url
+            stored.append(kind)
+        if not stored:
+            messages.error(request, "Bitte mindestens eine Datei auswählen.")
+            return self._back(partner, "change")
+        try:
+            config_draft_save(
+                partner=partner, config=config, author=request.user, note="Markenbilder hochgeladen"
+            )
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner, "change")
+        self.log_change(request, partner, f"Markenbilder hochgeladen: {', '.join(stored)}")
+        messages.success(request, "Die Bilder sind im Entwurf: Vorschau ansehen und veröffentlichen.")
+        return self._back(partner, "change")
 
     def invite_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """The partner's first partner_admin: the partner area's invite (mail with a set-password
