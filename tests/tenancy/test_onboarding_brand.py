@@ -152,3 +152,26 @@ def test_a_refused_upload_says_why_in_the_console(staff: Client, partner: Partne
 def test_unknown_names_are_404(partner: Partner) -> Any:
     for name in ("../p_autohaus/brand/x.png", "logo.png", "logo-0123456789ab.exe"):
         assert Client().get(f"/brand/{name}", HTTP_HOST=HOST).status_code == 404
+
+
+def test_mails_link_the_uploaded_logo_as_a_hosted_png(partner: Partner) -> None:
+    from django.core import mail
+
+    from accounts.mails import mail_send
+    from tenants.services import partner_update
+
+    asset = brand_asset_store(partner=partner, kind="logo", data=jpeg_with_exif((900, 300)))
+    partner_update(partner=partner, config={**partner.config, "logo": asset.url})
+    mail.outbox.clear()
+
+    mail_send(
+        schema_name=partner.schema_name,
+        to="anna@example.org",
+        template="login_code",
+        subject="Ihr Code",
+        context={"code": "123456"},
+    )
+
+    html = str(mail.outbox[0].alternatives[0][0])  # type: ignore[union-attr]
+    assert f'src="http://marke.localhost{asset.url}"' in html
+    assert asset.url.endswith(".png")
