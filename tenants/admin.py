@@ -19,6 +19,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from tenants.brand import BrandAssetError, brand_asset_store
 from tenants.config_form import ConfigFormField, config_import_parse
 from tenants.config_schema import ConfigErrors
 from tenants.domains import domain_verify, verification_name
@@ -115,6 +116,26 @@ def _site_url(partner: Partner) -> str:
         return partner_site_url(partner)
     host = domains[0].domain
     return f"http://{host}/" if is_local_host(host) else f"https://{host}/"
+
+
+def _partner_admins(partner: Partner) -> list[str]:
+    """E-mail addresses of the partner's active partner admins and open admin invites."""
+    from django_tenants.utils import schema_context
+
+    from staff.models import StaffInvite, StaffMember
+
+    with schema_context(partner.schema_name):
+        members = list(
+            StaffMember.objects.filter(role="partner_admin", is_active=True).values_list(
+                "user__email", flat=True
+            )
+        )
+        invited = [
+            f"{invite.email} (eingeladen)"
+            for invite in StaffInvite.objects.filter(role="partner_admin", used_at__isnull=True)
+            if invite.is_open
+        ]
+    return members + invited
 
 
 STATUS_LABELS = {"active": "aktiv", "inactive": "inaktiv", "archived": "archiviert"}
@@ -254,6 +275,7 @@ class PartnerAdmin(admin.ModelAdmin):
             # get_object put the draft into `partner.config`: the diff is against the live row.
             live = Partner.objects.values_list("config", flat=True).get(pk=partner.pk)
             context["config_draft_diff"] = config_diff(live, draft.config) if draft else []
+            context["partner_admins"] = _partner_admins(partner)
             context["pending_domains"] = partner.domains.filter(verified_at__isnull=True).exists()
             if partner.archived_at is None:
                 context["preview_url"] = preview_url(partner=partner, request=None)
@@ -348,6 +370,10 @@ class PartnerAdmin(admin.ModelAdmin):
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
+            path("<int:object_id>/brand/", view(require_POST(self.brand_view)), name="tenants_partner_brand"),
+            path(
+                "<int:object_id>/invite/", view(require_POST(self.invite_view)), name="tenants_partner_invite"
+            ),
             path(
                 "<int:object_id>/domains/verify/",
                 view(require_POST(self.verify_domains_view)),
@@ -414,6 +440,76 @@ class PartnerAdmin(admin.ModelAdmin):
         draft = config_draft(partner) if request.GET.get("draft") else None
         self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
         return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
+
+    def brand_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """Uploaded logo, favicon, header image: cleaned and stored (tenants.brand), their URLs
+        put into the draft, to be previewed and published like any other change."""
+        partner = self._partner(request, object_id, write=True)
+        draft = config_draft(partner)
+        config = json.loads(json.dumps(draft.config if draft else partner.config))
+        stored = []
+        for kind in ("logo", "favicon", "header_image"):
+            upload = request.FILES.get(kind)
+            if upload is None:
+                continue
+            try:
+                asset = brand_asset_store(
+                    partner=partner, kind=kind, data=upload.read(), filename=upload.name or ""
+                )
+            except BrandAssetError as exc:
+                label = {"logo": "Logo", "favicon": "Favicon", "header_image": "Kopfbild"}[kind]
+                messages.error(request, f"{label}: {exc}")
+                return self._back(partner, "change")
+            if kind == "header_image":
+                config.setdefault("wallbox", {})["header_image"] = asset.url
+            else:
+                config[kind] = asset.url
+            stored.append(kind)
+        if not stored:
+            messages.error(request, "Bitte mindestens eine Datei auswählen.")
+            return self._back(partner, "change")
+        try:
+            config_draft_save(
+                partner=partner, config=config, author=request.user, note="Markenbilder hochgeladen"
+            )
+        except ValidationError as exc:
+            for message in _messages(exc):
+                messages.error(request, message)
+            return self._back(partner, "change")
+        self.log_change(request, partner, f"Markenbilder hochgeladen: {', '.join(stored)}")
+        messages.success(request, "Die Bilder sind im Entwurf: Vorschau ansehen und veröffentlichen.")
+        return self._back(partner, "change")
+
+    def invite_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """The partner's first partner_admin: the partner area's invite (mail with a set-password
+        link, then TOTP enrolment at the first sign-in)."""
+        from staff.errors import StaffError
+        from staff.services import staff_invite
+
+        partner = self._partner(request, object_id, write=True)
+        email = request.POST.get("email", "").strip()
+        name = request.POST.get("name", "").strip()
+        if not email or "@" not in email or not name:
+            messages.error(request, "Bitte Name und E-Mail-Adresse der Einzuladenden angeben.")
+            return self._back(partner, "change")
+        try:
+            forms.EmailField().clean(email)
+            staff_invite(partner=partner, email=email, name=name, role="partner_admin", invited_by=None)
+        except ValidationError:
+            messages.error(request, "Bitte eine gültige E-Mail-Adresse angeben.")
+            return self._back(partner, "change")
+        except StaffError as exc:
+            body = exc.body(request)
+            detail = next(iter(body.values())) if exc.field else body
+            messages.error(
+                request, f"Einladung nicht möglich: {detail.get('message') or detail.get('detail')}"
+            )
+            return self._back(partner, "change")
+        self.log_change(request, partner, f"Partner-Admin {email} eingeladen")
+        messages.success(
+            request, f"{name} ({email}) ist als Partner-Admin eingeladen: die E-Mail ist unterwegs."
+        )
+        return self._back(partner, "change")
 
     def verify_domains_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)

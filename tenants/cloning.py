@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 
 PLACEHOLDER = "__partner_schema__"
@@ -70,11 +71,18 @@ def _dump(template: str) -> str:
 
 
 def template_script(template: str) -> str:
+    """The template's script, per process and in the shared cache: a fresh web worker's first
+    provisioning (the console's Save) would otherwise wait for pg_dump (seconds)."""
     global _cached
     fingerprint = _fingerprint(template)
     with _lock:
         if _cached is None or _cached[0] != fingerprint:
-            _cached = (fingerprint, _dump(template))
+            key = f"tenants:template-script:{template}:{fingerprint}"
+            script = cache.get(key)
+            if script is None:
+                script = _dump(template)
+                cache.set(key, script, timeout=7 * 24 * 3600)
+            _cached = (fingerprint, script)
         return _cached[1]
 
 

