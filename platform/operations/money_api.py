@@ -11,6 +11,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import transaction
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -240,8 +241,18 @@ def bulk_upload_create(request: HttpRequest) -> Any:
 def bulk_upload_list(
     request: HttpRequest, page: int = Query(1, ge=1), page_size: int = Query(25, ge=1, le=100)
 ) -> dict[str, Any]:
-    count, rows = _page(BulkUpload.objects.all(), page, page_size)
-    return {"count": count, "page": page, "page_size": page_size, "results": [_bulk_summary(u) for u in rows]}
+    counted = BulkUpload.objects.annotate(
+        **{
+            f"n_{status}": Count("items", filter=Q(items__status=status))
+            for status in BulkUploadItem.Status.values
+        }
+    ).order_by("-created_at", "-pk")  # Meta.ordering does not apply to a GROUP BY query
+    count, rows = _page(counted, page, page_size)
+    results = [
+        _bulk_summary(u, {status: getattr(u, f"n_{status}") for status in BulkUploadItem.Status.values})
+        for u in rows
+    ]
+    return {"count": count, "page": page, "page_size": page_size, "results": results}
 
 
 @router.get("/bulk_uploads/{upload_id}/", auth=READ, response={200: dict, 404: dict})
@@ -368,7 +379,10 @@ def settlement_batch_list(
     page_size: int = Query(25, ge=1, le=100),
     status: str | None = Query(None, pattern="^(new|settled)$"),
 ) -> dict[str, Any]:
-    batches = SettlementBatch.objects.all()
+    # Meta.ordering does not apply to a GROUP BY query: the order is given here.
+    batches = SettlementBatch.objects.annotate(**settlement.totals_annotations("items__")).order_by(
+        "-created_at", "-pk"
+    )
     if status:
         batches = batches.filter(status=status)
     count, rows = _page(batches, page, page_size)
