@@ -314,7 +314,7 @@ def _prefixed(condition: Q, prefix: str) -> Q:
     """The condition on items, seen from the batch (`items__status`) or the item (`status`)."""
     copy = Q(*condition.children, _connector=condition.connector, _negated=condition.negated)
     copy.children = [
-        _prefixed(child, prefix) if isinstance(child, Q) else (prefix + child[0], child[1])
+        _prefixed(child, prefix) if isinstance(child, Q) else (prefix + child[0], child[1])  # type: ignore[index]
         for child in condition.children
     ]
     return copy

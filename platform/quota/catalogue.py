@@ -135,13 +135,12 @@ EXPECTED_PATH: list[str] = [
     S.SENT_TO_UBA,
     S.ACCEPTED,
     S.TO_PAY,
+    S.TO_SETTLE,
     S.PAID,
     S.COMPLETED,
 ]
-# Off-path states that rejoin the path: what lies ahead of them. `to_settle` (the application
-# sits in a partner's settlement batch) is a step of the money path, but an owner's card does
-# not announce it in advance: it shows up on the timeline once it happened.
-REJOINS: dict[str, str] = {S.TO_SETTLE: S.PAID, S.PAYMENT_FAILURE: S.TO_PAY}
+# Off-path states that rejoin the path: what lies ahead of them.
+REJOINS: dict[str, str] = {S.PAYMENT_FAILURE: S.TO_PAY}
 
 # Rejections: their reason is the subtitle, shown in italics (section 4). These four need one.
 REASON_REQUIRED = {
@@ -202,8 +201,19 @@ RELEASES_VEHICLE: set[str] = {
 }
 
 
+# Moves only the platform makes (authority.services, authority.registry): the package for the
+# authority, its answer, and the registry's verdict. A partner's back office is never offered
+# them: an application marked sent by hand would be in no package and get no answer.
+PLATFORM_MOVES: set[str] = {S.SENT_TO_UBA, S.ACCEPTED, S.REJECTED_BY_AUTHORITY, S.DOUBLE_REGISTRATION}
+
+
 def allowed_moves(status: str) -> set[str]:
     return MOVES.get(status, set())
+
+
+def partner_moves(status: str) -> set[str]:
+    """What a partner's staff may do with an application in this status."""
+    return allowed_moves(status) - PLATFORM_MOVES
 
 
 def ahead_of(status: str) -> list[str]:

@@ -183,6 +183,7 @@ def test_the_timeline_is_built_from_the_record(client: HttpClient, owner: User) 
         ("qa_sent_to_uba", "future"),
         ("qa_accepted", "future"),
         ("qa_to_pay", "future"),
+        ("qa_to_settle", "future"),
         ("qa_paid", "future"),
         ("qa_completed", "future"),
     ]
