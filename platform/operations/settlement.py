@@ -16,7 +16,7 @@ from itertools import groupby
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import User
@@ -301,22 +301,54 @@ def settlement_item_iban_correct(
 # ---------------------------------------------------------------- reads
 
 
+TOTAL_GROUPS: dict[str, Q] = {
+    "all": ~Q(status=SettlementItem.Status.FAILED),
+    "sepa": Q(method=SettlementItem.Method.SEPA) & ~Q(status=SettlementItem.Status.FAILED),
+    "charge_card": Q(method=SettlementItem.Method.CHARGE_CARD) & ~Q(status=SettlementItem.Status.FAILED),
+    "failed": Q(status=SettlementItem.Status.FAILED),
+}
+TOTAL_FIELDS = ("net", "vat", "gross")
+
+
+def _prefixed(condition: Q, prefix: str) -> Q:
+    """The condition on items, seen from the batch (`items__status`) or the item (`status`)."""
+    copy = Q(*condition.children, _connector=condition.connector, _negated=condition.negated)
+    copy.children = [
+        _prefixed(child, prefix) if isinstance(child, Q) else (prefix + child[0], child[1])  # type: ignore[index]
+        for child in condition.children
+    ]
+    return copy
+
+
+def totals_annotations(prefix: str = "") -> dict[str, Any]:
+    """Count and sums per group in one query: on batch.items (prefix "") or annotated on a
+    batch list (prefix "items__")."""
+    found: dict[str, Any] = {}
+    for group, condition in TOTAL_GROUPS.items():
+        where = _prefixed(condition, prefix)
+        found[f"t_{group}_count"] = Count(f"{prefix}pk", filter=where)
+        for field in TOTAL_FIELDS:
+            found[f"t_{group}_{field}"] = Sum(f"{prefix}{field}", filter=where)
+    return found
+
+
 def settlement_totals(batch: SettlementBatch) -> dict[str, Any]:
-    """Totals per payout method and overall; failed items are counted apart."""
-
-    def sums(items: QuerySet[SettlementItem]) -> dict[str, str | int]:
-        agg = items.aggregate(net=Sum("net"), vat=Sum("vat"), gross=Sum("gross"))
-        return {
-            "count": items.count(),
-            **{key: str((agg[key] or Decimal("0")).quantize(CENT)) for key in ("net", "vat", "gross")},
-        }
-
-    live = batch.items.exclude(status=SettlementItem.Status.FAILED)
+    """Totals per payout method and overall; failed items are counted apart. Read from the
+    batch's annotations (a list) or with one query."""
+    values = (
+        {key: getattr(batch, key) for key in totals_annotations()}
+        if hasattr(batch, "t_all_count")
+        else batch.items.aggregate(**totals_annotations())
+    )
     return {
-        "all": sums(live),
-        "sepa": sums(live.filter(method=SettlementItem.Method.SEPA)),
-        "charge_card": sums(live.filter(method=SettlementItem.Method.CHARGE_CARD)),
-        "failed": sums(batch.items.filter(status=SettlementItem.Status.FAILED)),
+        group: {
+            "count": values[f"t_{group}_count"],
+            **{
+                field: str((values[f"t_{group}_{field}"] or Decimal("0")).quantize(CENT))
+                for field in TOTAL_FIELDS
+            },
+        }
+        for group in TOTAL_GROUPS
     }
 
 

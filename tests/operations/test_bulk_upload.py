@@ -442,3 +442,27 @@ def test_the_body_limit_of_the_bulk_upload_is_its_own(autohaus: Partner, admin: 
     assert big.status_code != 413
     assert too_big.status_code == 413
     assert BulkUploadItem.objects.count() == 0
+
+
+def test_the_list_query_count_does_not_grow_with_the_uploads(
+    autohaus: Partner, admin: Client, upload: Upload, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    # the scans' intake is not what this test is about: no task runs
+    monkeypatch.setattr("operations.money_api._enqueue", lambda schema, item: None)
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert admin.get(UPLOADS, HTTP_HOST=HOST).status_code == 200
+        return len(captured)
+
+    upload(admin, zip_of({"a.jpg": JPEG}))
+    one = queries()
+    for n in range(3):
+        upload(admin, zip_of({f"{n}.jpg": JPEG, f"{n}b.jpg": JPEG + b"x"}))
+    four = queries()
+
+    assert four == one
+    assert admin.get(UPLOADS, HTTP_HOST=HOST).json()["results"][0]["counts"]["pending"] == 2

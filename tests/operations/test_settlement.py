@@ -409,3 +409,23 @@ def test_amounts_of_a_single_deal_and_without_display_vat() -> None:
         Decimal("13.30"),
         Decimal("83.30"),
     )
+
+
+def _queries(client: Client, path: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path, HTTP_HOST=HOST).status_code == 200
+    return len(captured)
+
+
+def test_the_list_query_count_does_not_grow_with_the_batches(autohaus: Partner, admin: Client) -> None:
+    _batch(admin, to_pay())
+    one = _queries(admin, BATCHES)
+    for _ in range(3):
+        _batch(admin, to_pay(), to_pay())
+    four = _queries(admin, BATCHES)
+
+    assert four == one
+    assert admin.get(BATCHES, HTTP_HOST=HOST).json()["results"][0]["totals"]["all"]["gross"] == "170.00"
