@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounts.models import User, canonical_name
 from accounts.services import end_user_get_or_create
+from authority.registry import vehicle_release
 from billing.models import Client
 from operations import archive as zip_check
 from operations.models import BulkUpload, BulkUploadItem
@@ -173,7 +174,7 @@ def bulk_upload_start(*, schema_name: str, upload_id: int, enqueue: Callable[[st
 
 def _registration_delete(registration: BevRegistration) -> list[str]:
     """Delete a registration without applications; returns its files for after the commit."""
-    files = [registration.zlb_scan, registration.resized_image]
+    files = [registration.zlb_scan, registration.display_scan, registration.resized_image]
     registration.delete()
     return files
 
@@ -291,7 +292,7 @@ def _item_run(*, partner: Partner, item: BulkUploadItem) -> None:
                 )
             _item_finish(item, BulkUploadItem.Status.ACCEPTED)
     except Exception:
-        files = [registration.zlb_scan, registration.resized_image]
+        files = [registration.zlb_scan, registration.display_scan, registration.resized_image]
         BevRegistration.objects.filter(pk=registration.pk, quota_applications__isnull=True).delete()
         raise
     finally:
@@ -348,6 +349,9 @@ def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, i
         owner_ids = {i.owner_id for i in upload.items.all() if i.owner_created and i.owner_id}
         if upload.owner_id:
             owner_ids.add(upload.owner_id)
+        # Their vehicles are free again in the public double-registration registry.
+        for application in applications:
+            vehicle_release(application_id=application.pk)
         QuotaApplication.objects.filter(pk__in=[a.pk for a in applications]).delete()
         Client.objects.filter(pk__in=client_ids, quota_applications__isnull=True).delete()
         for registration in BevRegistration.objects.filter(pk__in=registration_ids):

@@ -16,6 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from accounts.models import User
+from authority.models import VehicleClaim
 from billing.models import Client as BillingClient
 from operations import archive as zip_check
 from operations.models import BulkUpload, BulkUploadItem
@@ -155,10 +156,11 @@ def test_a_fleet_upload_with_owner_data_registers_each_scan_and_reports_each_fil
     ]
     registration = BevRegistration.objects.get(pk=items["a.jpg"]["registration"]["id"])
     assert registration.locked_at is not None and registration.vin
-    # the raw files are gone; the re-encoded scans of the two registrations stay
+    # the raw files are gone; the two registrations' scans stay (original, redacted display copy
+    # and its small version each)
     root = Path(settings.MEDIA_ROOT)
     assert not list(root.rglob("bulk/*/*"))
-    assert len(list(root.rglob("scans/*"))) == 4
+    assert len(list(root.rglob("scans/*"))) == 6
     assert AuditEntry.objects.filter(action="bulk_upload.create", object_id=str(progress["id"])).exists()
 
 
@@ -212,7 +214,10 @@ def test_rollback_removes_everything_and_is_refused_past_entered(
     ).json()
     entered = QuotaApplication.objects.get(registration__owner__email="rita@flotte.example")
     quota_application_move(application=entered, status=QuotaStatus.ENTERED, actor=None)
-    assert len(stored_files(Path(settings.MEDIA_ROOT))) == 4
+    # each registration: the scan, its resized copy and the redacted display copy
+    assert len(stored_files(Path(settings.MEDIA_ROOT))) == 6
+    claimed = set(VehicleClaim.objects.values_list("application_id", flat=True))
+    assert {picked_up.pk, entered.pk} <= claimed  # both vehicles hold their year in the registry
 
     # when
     refused = rollback(admin, moved_on["id"])
@@ -229,9 +234,12 @@ def test_rollback_removes_everything_and_is_refused_past_entered(
     assert not QuotaApplication.objects.filter(pk=entered.pk).exists()
     assert not User.objects.filter(email="rita@flotte.example").exists()
     assert BevRegistration.objects.count() == 1  # rolf's stays
-    assert len(stored_files(Path(settings.MEDIA_ROOT))) == 2
+    assert len(stored_files(Path(settings.MEDIA_ROOT))) == 3
     assert twice.status_code == 409 and twice.json()["error_code"] == "BULK042"
     assert AuditEntry.objects.filter(action="bulk_upload.rollback").count() == 1
+    # the rolled-back vehicle is free again for any partner; the kept one still holds its year
+    remaining = set(VehicleClaim.objects.values_list("application_id", flat=True))
+    assert entered.pk not in remaining and picked_up.pk in remaining
 
 
 # ---------------------------------------------------------------- bad archives: nothing stored
