@@ -32,7 +32,13 @@ export const staffSchema = z.object({
 });
 export type StaffMember = z.infer<typeof staffSchema>;
 
-const staffList = z.union([z.array(staffSchema), z.object({ results: z.array(staffSchema) }).transform((answer) => answer.results)]);
+const inviteSchema = z.object({ id: z.number(), email: z.string(), name: z.string(), role: z.enum(ROLES), created_at: z.string(), expires_at: z.string().optional() });
+
+/** Members, then the invites not yet accepted (shown as "invited"; their ids are the invite's). */
+const staffList = z.object({ results: z.array(staffSchema), invites: z.array(inviteSchema).default([]) }).transform((answer) => [
+  ...answer.results,
+  ...answer.invites.map((invite) => ({ ...invite, id: -invite.id, is_active: true, pending: true })),
+]);
 
 export const STAFF_KEY = ["partner", "staff"] as const;
 

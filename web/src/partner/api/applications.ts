@@ -47,13 +47,34 @@ export const applicationDetailSchema = applicationRowSchema.extend({
   client: z
     .object({
       name: z.string().optional(),
+      first_name: z.string().optional(),
+      last_name: z.string().optional(),
       address: z.string().optional(),
+      street_name: z.string().optional(),
+      street_number: z.string().optional(),
+      postal_code: z.string().optional(),
+      city: z.string().optional(),
       email: z.string().optional(),
       owner_type: z.string().nullable().optional(),
       business_name: z.string().nullable().optional(),
+      name_of_business: z.string().nullable().optional(),
+      account_name: z.string().nullable().optional(),
       iban_masked: z.string().nullable().optional(),
     })
-    .nullable(),
+    .nullable()
+    // The owner's name, address and business in one shape, whether the server sends them whole or in parts.
+    .transform((client) =>
+      client === null
+        ? null
+        : {
+            ...client,
+            name: client.name ?? [client.first_name, client.last_name].filter(Boolean).join(" "),
+            address:
+              client.address ??
+              [[client.street_name, client.street_number].filter(Boolean).join(" "), [client.postal_code, client.city].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+            business_name: client.business_name ?? client.name_of_business ?? "",
+          },
+    ),
   history: z.array(
     z.object({ status: z.string(), status_label: z.string(), reason: z.string().nullable().optional(), actor: z.string().nullable().optional(), created_at: z.string() }),
   ),

@@ -34,7 +34,7 @@ export function csrfToken(): string {
 /** `GET auth/csrf/` once (or again when the cookie is gone), before the first unsafe call. */
 export function ensureCsrf(): Promise<void> {
   if (csrfToken()) return Promise.resolve();
-  csrfReady ??= fetch(`${PARTNER_API}auth/csrf/`, { credentials: "same-origin", headers: { Accept: "application/json" } })
+  csrfReady ??= fetch(`${PARTNER_API}auth/csrf/`, { credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": language } })
     .then(() => undefined)
     .finally(() => {
       csrfReady = null;

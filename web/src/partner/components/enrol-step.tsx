@@ -15,8 +15,9 @@ import { errorText, fieldErrors, messageText } from "../api/client";
 import { enrolSchema } from "../forms/schemas";
 
 /**
- * TOTP enrolment: the QR code of the otpauth URI (drawn here from the URI, so no server markup
- * is put into the page), the secret for typing, the first code; then the ten backup codes once.
+ * TOTP enrolment: the server's QR code (an SVG data: URL in an <img>, so no server markup enters
+ * the page; drawn from the otpauth URI otherwise), the secret for typing, the first code; then
+ * the ten backup codes, once.
  */
 export function EnrolStep({ enrolment, onDone }: { enrolment: Enrolment; onDone: (me: Me) => void }) {
   const { t } = useTranslation();
@@ -62,7 +63,11 @@ export function EnrolStep({ enrolment, onDone }: { enrolment: Enrolment; onDone:
       <Typography sx={{ mb: 2 }}>{t("enrol.text")}</Typography>
       <Box sx={{ display: "flex", justifyContent: "center", mb: 2 }}>
         <Box sx={{ p: 1.5, bgcolor: "#fff", border: 1, borderColor: "divider", borderRadius: 1 }}>
-          <QRCodeSVG value={enrolment.otpauth_uri} size={176} title={t("enrol.qr")} role="img" aria-label={t("enrol.qr")} data-testid="enrol-qr" />
+          {enrolment.qr_svg.startsWith("data:image/") ? (
+            <img src={enrolment.qr_svg} width={176} height={176} alt={t("enrol.qr")} data-testid="enrol-qr" />
+          ) : (
+            <QRCodeSVG value={enrolment.otpauth_uri} size={176} title={t("enrol.qr")} role="img" aria-label={t("enrol.qr")} data-testid="enrol-qr" />
+          )}
         </Box>
       </Box>
       <Typography variant="body2">{t("enrol.secret")}</Typography>

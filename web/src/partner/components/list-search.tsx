@@ -2,7 +2,7 @@ import TextField from "@mui/material/TextField";
 import { type FormEvent, useState } from "react";
 
 /** A search field for a list: applies on Enter or when leaving the field. */
-export function ListSearch({ label, value, onSearch }: { label: string; value: string; onSearch: (value: string) => void }) {
+export function ListSearch({ label, value, onSearch, testid = "list-search" }: { label: string; value: string; onSearch: (value: string) => void; testid?: string }) {
   const [text, setText] = useState(value);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -17,7 +17,7 @@ export function ListSearch({ label, value, onSearch }: { label: string; value: s
         value={text}
         onChange={(event) => setText(event.target.value)}
         onBlur={() => text.trim() !== value && onSearch(text.trim())}
-        slotProps={{ htmlInput: { type: "search", "data-testid": "list-search" } }}
+        slotProps={{ htmlInput: { type: "search", "data-testid": testid } }}
       />
     </form>
   );

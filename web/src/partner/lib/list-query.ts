@@ -8,7 +8,7 @@ export function useListQuery(defaultSize = 25) {
     const next = new URLSearchParams();
     next.set("page", search.get("page") ?? "1");
     next.set("page_size", search.get("page_size") ?? String(defaultSize));
-    for (const name of ["q", "actor", "action"]) {
+    for (const name of ["q", "action", "object_type"]) {
       const value = search.get(name);
       if (value) next.set(name, value);
     }

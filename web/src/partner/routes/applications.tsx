@@ -8,7 +8,7 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import type { GridColDef, GridPaginationModel, GridRowSelectionModel, GridSortModel } from "@mui/x-data-grid";
-import { type FormEvent, useEffect, useMemo, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 
@@ -41,11 +41,17 @@ export function Applications() {
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
   const [moving, setMoving] = useState(false);
 
-  // A bare /partner/applications opens the list as it was left.
-  const restoring = !hasListParams(search) && storedFilter().toString() !== "";
+  // A bare /partner/applications opens the list as it was left (once, when the screen opens).
+  const restore = useRef(!hasListParams(search) && storedFilter().toString() !== "");
+  const restoring = restore.current && !hasListParams(search);
   useEffect(() => {
-    if (restoring) setSearch(storedFilter(), { replace: true });
-  }, [restoring, setSearch]);
+    if (!restore.current) return;
+    const next = storedFilter();
+    const open = search.get("open");
+    if (open) next.set("open", open);
+    setSearch(next, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the screen opens
+  }, []);
 
   const query = useMemo(() => listQuery(search), [search]);
   useEffect(() => {

@@ -51,8 +51,8 @@ function AuditPage() {
         {t("audit.title")}
       </Typography>
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2 }}>
-        <ListSearch label={t("audit.filterActor")} value={query.get("actor") ?? ""} onSearch={(actor) => set({ actor })} />
-        <ListSearch label={t("audit.filterAction")} value={query.get("action") ?? ""} onSearch={(action) => set({ action })} />
+        <ListSearch label={t("audit.filterObject")} value={query.get("object_type") ?? ""} onSearch={(object_type) => set({ object_type })} testid="audit-object" />
+        <ListSearch label={t("audit.filterAction")} value={query.get("action") ?? ""} onSearch={(action) => set({ action })} testid="audit-action" />
       </Stack>
       {audit.isError ? (
         <QueryError error={audit.error} retry={() => void audit.refetch()} />

@@ -94,7 +94,7 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
           select
           size="small"
           value={member.role}
-          disabled={self || !member.is_active}
+          disabled={self || !member.is_active || member.pending}
           onChange={(event) => onChange({ role: event.target.value })}
           slotProps={{ htmlInput: { "aria-label": t("staff.roleOf", { name: member.name || member.email }) }, select: { SelectDisplayProps: { "aria-label": t("staff.roleOf", { name: member.name || member.email }), "data-testid": `role-${member.id}` } as object } }}
         >
@@ -107,7 +107,7 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
       </TableCell>
       <TableCell>{status}</TableCell>
       <TableCell>
-        {member.is_active && !self && (
+        {member.is_active && !self && !member.pending && (
           <Button size="small" color="warning" onClick={() => onChange({ is_active: false })} aria-label={`${t("staff.deactivate")}: ${member.name || member.email}`} data-testid={`staff-deactivate-${member.id}`}>
             {t("staff.deactivate")}
           </Button>
