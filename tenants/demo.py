@@ -271,6 +271,8 @@ DEMO_PARTNERS: list[dict[str, Any]] = [
 # The demo back office (`/admin/` on each demo partner's host); `manage.py demo_totp SUB` prints
 # its current code.
 DEMO_STAFF_USERNAME = "backoffice"
+# Its name in the partner area, where it is the partner admin.
+DEMO_STAFF_NAME = "Demo Backoffice"
 
 
 def demo_totp_key(schema_name: str) -> str:

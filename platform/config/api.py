@@ -26,6 +26,8 @@ from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, 
 from config.i18n import request_language
 from quota.api import router as quota_router
 from registrations.api import router as registrations_router
+from staff.api import router as staff_router
+from staff.errors import StaffError
 from tenants.api import router as tenants_router
 
 ERROR_DETAIL = {"$ref": "#/components/schemas/ErrorDetail"}
@@ -84,6 +86,7 @@ api.add_router("/", accounts_router)
 api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 api.add_router("/", quota_router)
+api.add_router("/partner/", staff_router)
 
 logger = logging.getLogger("django.request")
 
@@ -107,6 +110,14 @@ def _account_error(request: HttpRequest, exc: AccountError) -> HttpResponse:
     )
     if exc.retry_after is not None:
         response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+@api.exception_handler(StaffError)
+def _staff_error(request: HttpRequest, exc: StaffError) -> HttpResponse:
+    response = api.create_response(request, exc.body(request), status=exc.status)
+    if exc.wait:
+        response["Retry-After"] = str(exc.wait)
     return response
 
 

@@ -5,24 +5,51 @@ for its back office, the public schema for platform admins)."""
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import secrets
 import time
 from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
 from urllib.parse import quote, urlencode
 
 import qrcode
 from django.conf import settings
+from django.contrib.auth import password_validation
+from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.utils import timezone
+from django.db.models import Q
+from django.utils import timezone, translation
 from django_otp import devices_for_user
 from django_otp.models import Device
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
+from django_tenants.utils import schema_context
 from qrcode.image.svg import SvgPathFillImage
 
+from accounts.mails import mail_secret_seal
 from accounts.models import User, canonical_name
 from accounts.throttle import failure_key, failure_record, failure_wait
+from staff.audit import audit_record
+from staff.errors import (
+    BAD_CREDENTIALS,
+    EMAIL_TAKEN,
+    INVITE_INVALID,
+    LAST_ADMIN,
+    LOGIN_THROTTLED,
+    NOT_YOURSELF,
+    PASSWORD_INVALID,
+    ROLE_INVALID,
+    StaffError,
+)
+from staff.models import StaffInvite, StaffMember
+from staff.tasks import mail_staff_invite
+from tenants.middleware import partner_site_url
+from tenants.models import Partner
 
 BACKUP_CODE_COUNT = 10
 TOTP_DEVICE_NAME = "Authenticator-App"
@@ -194,3 +221,214 @@ def totp_code_now(device: TOTPDevice) -> str:
             if candidate.t() > device.last_t:
                 return f"{candidate.token():0{device.digits}d}"
         time.sleep(1)
+
+
+def enrolment_otpauth_uri(enrolment: Enrolment, issuer: str) -> str:
+    """The otpauth:// URI of an enrolment (for an app on the same phone: a link instead of a scan)."""
+    return _otpauth_uri(enrolment.device, issuer)
+
+
+def staff_issuer(partner_name: str | None) -> str:
+    """The name an authenticator app shows next to the codes."""
+    return f"THG-Quote {partner_name}" if partner_name else "THG-Quote Plattform"
+
+
+def enrolment_for(*, user: User, issuer: str) -> Enrolment:
+    """The pending enrolment of a user without an authenticator, or a new one."""
+    return totp_enrolment_pending(user=user, issuer=issuer) or totp_enrolment_start(user=user, issuer=issuer)
+
+
+def backup_codes(user: User) -> list[str]:
+    """The unused backup codes of the user's confirmed backup device."""
+    return list(
+        StaticToken.objects.filter(device__user=user, device__confirmed=True)
+        .order_by("pk")
+        .values_list("token", flat=True)
+    )
+
+
+# --- Partner area: members, invites, login ---------------------------------------------------
+
+INVITE_LIFETIME = timedelta(hours=72)
+INVITE_PATH = "partner/invite/{key}"
+
+
+def _invite_digest(key: str) -> str:
+    return hmac.new(settings.SECRET_KEY.encode(), f"staff-invite:{key}".encode(), hashlib.sha256).hexdigest()
+
+
+def member_snapshot(member: StaffMember) -> dict[str, Any]:
+    """What the audit log keeps of a member before and after a change."""
+    return {
+        "email": member.user.email,
+        "name": member.name,
+        "role": member.role,
+        "is_active": member.is_active,
+    }
+
+
+def staff_invite(
+    *, partner: Partner, email: str, name: str, role: str, invited_by: StaffMember | None
+) -> StaffInvite:
+    """Invite somebody to the partner area: an e-mailed set-password link, valid 72 hours, used
+    once. An earlier open invite for the same address ends now (the newest link counts).
+    `invited_by` None: the platform (the onboarding console's first partner admin)."""
+    email = email.strip()
+    if role not in StaffMember.Role.values:
+        raise StaffError(ROLE_INVALID, field="role")
+    canonical = canonical_name(email)
+    now = timezone.now()
+    # In the partner's schema whoever calls (the onboarding console runs on the public host).
+    with schema_context(partner.schema_name), transaction.atomic():
+        existing = User.objects.filter(email_canonical=canonical).first()
+        if existing is not None and (
+            StaffMember.objects.filter(user=existing).exists()
+            or not (existing.is_staff or existing.is_superuser)
+        ):
+            # A member already, or an owner's account: one account per e-mail and partner, and
+            # an owner never becomes staff by an invite.
+            raise StaffError(EMAIL_TAKEN, field="email")
+        StaffInvite.objects.filter(email__iexact=email, used_at__isnull=True, expires_at__gt=now).update(
+            expires_at=now, sealed=""
+        )
+        key = secrets.token_urlsafe(32)
+        link = partner_site_url(partner) + INVITE_PATH.format(key=key)
+        invite = StaffInvite.objects.create(
+            email=email,
+            name=name.strip(),
+            role=role,
+            key_hash=_invite_digest(key),
+            sealed=mail_secret_seal(link),
+            expires_at=now + INVITE_LIFETIME,
+            invited_by=invited_by,
+        )
+        audit_record(
+            actor=invited_by,
+            action="staff.invite",
+            obj=invite,
+            after={"email": email, "name": invite.name, "role": role, "expires_at": invite.expires_at},
+        )
+        schema = partner.schema_name
+        transaction.on_commit(lambda: mail_staff_invite(schema, invite.pk))
+    return invite
+
+
+def staff_invite_open(*, key: str) -> StaffInvite | None:
+    """The invite of a mailed key while it is unused and unexpired; None otherwise."""
+    invite = StaffInvite.objects.filter(key_hash=_invite_digest(key)).first()
+    return invite if invite is not None and invite.is_open else None
+
+
+def staff_invite_accept(*, key: str, password: str, language: str = "de") -> User:
+    """Set the password of the invited account and make it a member. The second factor is
+    enrolled next; until then the account opens nothing (a session needs a verified device)."""
+    with transaction.atomic():
+        invite = StaffInvite.objects.select_for_update().filter(key_hash=_invite_digest(key)).first()
+        if invite is None or not invite.is_open:
+            raise StaffError(INVITE_INVALID, status=404)
+        user = User.objects.filter(email_canonical=canonical_name(invite.email)).first()
+        if user is not None and (
+            StaffMember.objects.filter(user=user).exists() or not (user.is_staff or user.is_superuser)
+        ):
+            raise StaffError(EMAIL_TAKEN, field="email")
+        if user is None:
+            # Staff are kept out of the owner flows by is_staff (accounts.services.OWNERS); the
+            # admin shows them nothing without permissions of their own.
+            user = User(username=invite.email, email=invite.email, is_staff=True)
+        try:
+            with translation.override(language):
+                password_validation.validate_password(password, user)
+        except ValidationError as exc:
+            raise StaffError(PASSWORD_INVALID, field="password", text=" ".join(exc.messages)) from None
+        user.set_password(password)
+        user.is_active = True
+        user.save()
+        member = StaffMember.objects.create(
+            user=user,
+            role=invite.role,
+            name=invite.name or invite.email,
+            invited_by=invite.invited_by,
+            language=language,
+        )
+        invite.used_at = timezone.now()
+        invite.member = member
+        invite.sealed = ""
+        invite.save(update_fields=["used_at", "member", "sealed"])
+        audit_record(actor=member, action="staff.invite_accept", obj=member, after=member_snapshot(member))
+    return user
+
+
+def staff_member_ensure(*, user: User, role: str, name: str) -> StaffMember:
+    """A member for an existing staff user (the demo back office, the onboarding console)."""
+    member, _ = StaffMember.objects.update_or_create(
+        user=user, defaults={"role": role, "name": name, "is_active": True}
+    )
+    return member
+
+
+def staff_member_update(
+    *, member: StaffMember, actor: StaffMember | None, role: str | None = None, is_active: bool | None = None
+) -> StaffMember:
+    """A new role or (de)activation. Nobody changes themselves; the last active partner admin
+    stays an active partner admin. A deactivated member is refused on the next call, whatever
+    sessions it holds (staff.auth reads the member on every call)."""
+    if role is not None and role not in StaffMember.Role.values:
+        raise StaffError(ROLE_INVALID, field="role")
+    with transaction.atomic():
+        # Every admin row locked, in one order: two admins demoting each other wait in turn.
+        admins = list(
+            StaffMember.objects.select_for_update()
+            .filter(role=StaffMember.Role.PARTNER_ADMIN, is_active=True)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        member = StaffMember.objects.select_for_update().select_related("user").get(pk=member.pk)
+        if actor is not None and member.pk == actor.pk:
+            raise StaffError(NOT_YOURSELF)
+        before = member_snapshot(member)
+        if role is not None:
+            member.role = role
+        if is_active is not None:
+            member.is_active = is_active
+        stays_admin = member.is_active and member.role == StaffMember.Role.PARTNER_ADMIN
+        if member.pk in admins and not stays_admin and len(admins) <= 1:
+            raise StaffError(LAST_ADMIN)
+        after = member_snapshot(member)
+        if after == before:
+            return member
+        member.save(update_fields=["role", "is_active"])
+        action = "staff.role_change" if before["role"] != after["role"] else "staff.update"
+        if before["is_active"] != after["is_active"]:
+            action = "staff.activate" if member.is_active else "staff.deactivate"
+        audit_record(actor=actor, action=action, obj=member, before=before, after=after)
+    return member
+
+
+def staff_login_password(*, username: str, password: str, client_ip: str) -> User:
+    """The password step of the partner area: username or e-mail of an active member. The
+    admin login's growing delays (per username, then per address) apply; a wrong password, an
+    unknown name and an owner's account are refused alike."""
+    wait = admin_login_wait(username=username, client_ip=client_ip)
+    if wait:
+        raise StaffError(LOGIN_THROTTLED, status=429, wait=wait)
+    canonical = username_key(username)
+    candidates = list(
+        User.objects.filter(
+            Q(username_canonical=canonical) | Q(email_canonical=canonical),
+            is_active=True,
+            staff_member__is_active=True,
+        )
+    )
+    # A username wins over another user's e-mail of the same spelling.
+    candidates.sort(key=lambda user: user.username_canonical != canonical)
+    user = candidates[0] if candidates else None
+    if user is None:
+        make_password(password)  # the same work as a real check: no timing hint
+        ok = False
+    else:
+        ok = user.check_password(password)
+    if not ok or user is None:
+        admin_login_failed(username=username, client_ip=client_ip)
+        raise StaffError(BAD_CREDENTIALS)
+    admin_login_succeeded(username=username)
+    return user

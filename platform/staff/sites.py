@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, URLResolver, path
 
 from staff import views
+from staff.admin_audit import AuditedAdminMixin
+from tenants.middleware import request_partner
 
 
 class StaffAdminSite(admin.AdminSite):
@@ -19,7 +21,22 @@ class StaffAdminSite(admin.AdminSite):
         user: Any = request.user
         # is_verified comes from django_otp's OTPMiddleware: a device confirmed this session.
         verified = getattr(user, "is_verified", None)
-        return bool(user.is_active and user.is_staff and verified is not None and verified())
+        if not (user.is_active and user.is_staff and verified is not None and verified()):
+            return False
+        # A member deactivated in the partner area loses the admin too (partner schemas only:
+        # the public schema has no staff tables).
+        if request_partner(request) is not None:
+            from staff.models import StaffMember
+
+            return not StaffMember.objects.filter(user=user, is_active=False).exists()
+        return True
+
+    def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
+        """Every ModelAdmin writes the partner's audit log on a partner's host (staff.admin_audit)."""
+        base = admin_class or admin.ModelAdmin
+        if not issubclass(base, AuditedAdminMixin):
+            base = type(f"Audited{base.__name__}", (AuditedAdminMixin, base), {"__module__": base.__module__})
+        super().register(model_or_iterable, base, **options)
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return views.login_password(request, self, extra_context)

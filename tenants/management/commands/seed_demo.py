@@ -5,8 +5,8 @@ from django.core.management.base import BaseCommand
 from django_tenants.utils import schema_context
 
 from quota.services import back_office_staff_ensure
-from staff.services import demo_device_ensure
-from tenants.demo import DEMO_PARTNERS, DEMO_STAFF_USERNAME, demo_totp_key
+from staff.services import demo_device_ensure, staff_member_ensure
+from tenants.demo import DEMO_PARTNERS, DEMO_STAFF_NAME, DEMO_STAFF_USERNAME, demo_totp_key
 from tenants.models import Partner
 from tenants.services import partner_host, partner_provision, partner_update
 
@@ -36,6 +36,8 @@ class Command(BaseCommand):
                     password=DEMO_STAFF_PASSWORD,
                 )
                 demo_device_ensure(user=staff, key=demo_totp_key(schema))
+                # The same login opens the partner area (/partner) as its partner admin.
+                staff_member_ensure(user=staff, role="partner_admin", name=DEMO_STAFF_NAME)
             state = "" if demo["frontend_active"] else " (deactivated)"
             self.stdout.write(
                 f"  {demo['kind']:<9} http://{partner_host(demo['subdomain'])}:8000/  {verb}{state}"
