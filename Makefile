@@ -80,6 +80,7 @@ migrate: python-deps
 
 seed: python-deps
 	$(MANAGE) seed_demo
+	$(MANAGE) seed_demo_operations
 
 # Rebuilt only when a source of the app changed, so a second `make run` starts in seconds.
 WEB_SOURCES := $(shell find web -path web/dist -prune -o -path web/node_modules -prune -o -type f -print 2>/dev/null) \

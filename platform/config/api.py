@@ -24,7 +24,10 @@ from config.api_errors import (
 )
 from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
 from config.i18n import request_language
+from operations.api import router as operations_router
+from operations.errors import OperationsError
 from quota.api import router as quota_router
+from quota.partner_api import router as quota_partner_router
 from registrations.api import router as registrations_router
 from staff.api import router as staff_router
 from staff.errors import StaffError
@@ -87,6 +90,8 @@ api.add_router("/", registrations_router)
 api.add_router("/", billing_router)
 api.add_router("/", quota_router)
 api.add_router("/partner/", staff_router)
+api.add_router("/partner/", quota_partner_router)
+api.add_router("/partner/", operations_router)
 
 logger = logging.getLogger("django.request")
 
@@ -119,6 +124,11 @@ def _staff_error(request: HttpRequest, exc: StaffError) -> HttpResponse:
     if exc.wait:
         response["Retry-After"] = str(exc.wait)
     return response
+
+
+@api.exception_handler(OperationsError)
+def _operations_error(request: HttpRequest, exc: OperationsError) -> HttpResponse:
+    return api.create_response(request, exc.body(request_language(request)), status=400)
 
 
 @api.exception_handler(Http404)

@@ -145,6 +145,7 @@ TENANT_APPS = [
     "registrations",
     "billing",
     "quota",
+    "operations",
 ]
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 

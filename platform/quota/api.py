@@ -149,7 +149,7 @@ def quota_application_resubmit(request: HttpRequest, application_id: int) -> Any
         if error.code == services.YEAR_NOT_ALLOWED:
             raise FieldError("period", texts["year"]) from None
         return Status(400, {"detail": texts["vehicle"], "error_code": error.code})
-    new = QuotaApplication.objects.select_related("registration", "client").get(pk=new.pk)
+    new = QuotaApplication.objects.select_related("registration", "client", "single_deal").get(pk=new.pk)
     item = selectors.quota_application_item(
         new, partner=partner, config=config, owner=owner, language=request_language(request)
     )

@@ -39,6 +39,21 @@ class QuotaApplication(models.Model):
     status = models.CharField(max_length=40, choices=QuotaStatus.choices, default=QuotaStatus.CREATED)
     email_promotion_opt_in = models.BooleanField(default=False)
     free_text = models.CharField(max_length=2000, blank=True)
+    # Attribution (the flow's `?ref=` / `?deal=`, or staff): the partner area's operations.
+    sub_partner = models.ForeignKey(
+        "operations.SubPartner",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="quota_applications",
+    )
+    single_deal = models.ForeignKey(
+        "operations.SingleDeal",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="quota_applications",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -48,6 +63,13 @@ class QuotaApplication(models.Model):
             models.UniqueConstraint(
                 fields=["registration", "legislation_year"], name="quota_one_application_per_year"
             ),
+        ]
+        # The partner area's list: newest first, alone or filtered by status or year (the
+        # primary key breaks ties, so pages never overlap).
+        indexes = [
+            models.Index(fields=["created_at", "id"], name="quota_app_created"),
+            models.Index(fields=["status", "created_at", "id"], name="quota_app_status_created"),
+            models.Index(fields=["legislation_year", "created_at", "id"], name="quota_app_year_created"),
         ]
 
     def __str__(self) -> str:

@@ -44,7 +44,7 @@ def quota_application_list(
     ).values("legislation_year")
     rows: list[QuotaApplication] = list(
         applications.annotate(vehicle_years=ArraySubquery(same_vehicle))
-        .select_related("registration", "client")
+        .select_related("registration", "client", "single_deal")
         .prefetch_related(
             Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk"))
         )
@@ -167,6 +167,15 @@ def quota_application_item(
     registration = application.registration
     vehicle_class = registration.vehicle_type
     fee = _fee(config, application.legislation_year, vehicle_class)
+    deal = application.single_deal if application.single_deal_id else None
+    if deal is not None:
+        # A single deal's price replaces the fee table for the vehicles it covers.
+        fee = FeeRow.model_construct(
+            legislation_year=application.legislation_year,
+            vehicle_class=vehicle_class,
+            client_fee=deal.price_net,
+            vat_percentage=deal.vat_percent,
+        )
     vat_details = None
     if fee is not None and config.display_vat:
         vat_amount = (fee.client_fee * fee.vat_percentage / 100).quantize(CENT, rounding=ROUND_HALF_UP)

@@ -12,6 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from billing.models import Client
+from operations.attribution import client_attribution, single_deal_refusal
+from operations.models import SingleDeal
 from quota import catalogue
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import BevRegistration
@@ -41,8 +43,18 @@ def quota_applications_create(
 ) -> list[QuotaApplication]:
     years = registration.registration_years or allowed_registration_years(config)[:1]
     created = []
+    attribution = client_attribution(client)
     with transaction.atomic():
+        deal = attribution.single_deal
+        if deal is not None:
+            # The row lock serialises owners taking the deal's last places.
+            deal = SingleDeal.objects.select_for_update().get(pk=deal.pk)
         for year in years:
+            # Past its cap or outside its years the deal is left out; the owner's flow goes on.
+            with_deal = (
+                deal is not None
+                and single_deal_refusal(deal, year=year, registration_id=registration.pk) is None
+            )
             application, is_new = QuotaApplication.objects.get_or_create(
                 registration=registration,
                 legislation_year=year,
@@ -51,6 +63,8 @@ def quota_applications_create(
                     "status": QuotaStatus.CREATED,
                     "email_promotion_opt_in": client.email_promotion_opt_in,
                     "free_text": client.free_text,
+                    "sub_partner": attribution.sub_partner,
+                    "single_deal": deal if with_deal else None,
                 },
             )
             if is_new:
@@ -118,6 +132,12 @@ def quota_application_resubmit(
             taken = taken.filter(registration=registration)
         if taken.exists():
             raise QuotaError(VEHICLE_TAKEN, "vehicle")
+        # The new year keeps the sub-partner, and the single deal where it covers that year.
+        deal = None
+        if application.single_deal_id is not None:
+            deal = SingleDeal.objects.select_for_update().get(pk=application.single_deal_id)
+            if single_deal_refusal(deal, year=period, registration_id=registration.pk) is not None:
+                deal = None
         try:
             with transaction.atomic():
                 new = QuotaApplication.objects.create(
@@ -127,6 +147,8 @@ def quota_application_resubmit(
                     status=QuotaStatus.CREATED,
                     email_promotion_opt_in=email_promotion_opt_in,
                     free_text=free_text[:2000],
+                    sub_partner_id=application.sub_partner_id,
+                    single_deal=deal,
                 )
         except IntegrityError:
             raise QuotaError(VEHICLE_TAKEN, "vehicle") from None

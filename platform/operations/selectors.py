@@ -1,0 +1,225 @@
+"""Operations reads: the sub-partner and single-deal lists, and the dashboard's figures."""
+
+from __future__ import annotations
+
+import datetime
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+from django.db.models import (
+    Count,
+    Q,
+    QuerySet,
+)
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from accounts.models import LoginCode, LoginLink
+from billing.models import Client
+from config.i18n import Language
+from operations.models import CENT, SingleDeal, SubPartner
+from quota import catalogue
+from quota.models import QuotaApplication, QuotaStatus
+from registrations.models import BevRegistration
+from tenants.config_schema import PartnerConfig
+
+
+def sub_partner_list(*, q: str = "") -> QuerySet[SubPartner]:
+    rows = SubPartner.objects.annotate(application_count=Count("quota_applications"))
+    if q:
+        rows = rows.filter(Q(name__icontains=q) | Q(referral_key__icontains=q) | Q(contact_name__icontains=q))
+    return rows.order_by("name", "pk")
+
+
+def sub_partner_get(pk: int) -> SubPartner | None:
+    return sub_partner_list().filter(pk=pk).first()
+
+
+def single_deal_list(*, q: str = "") -> QuerySet[SingleDeal]:
+    rows = SingleDeal.objects.annotate(vehicles_used=Count("quota_applications__registration", distinct=True))
+    if q:
+        rows = rows.filter(Q(name__icontains=q) | Q(deal_key__icontains=q) | Q(customer__icontains=q))
+    return rows.order_by("name", "pk")
+
+
+def single_deal_get(pk: int) -> SingleDeal | None:
+    return single_deal_list().filter(pk=pk).first()
+
+
+def sub_partner_out(sub_partner: SubPartner) -> dict[str, Any]:
+    return {
+        "id": sub_partner.pk,
+        "name": sub_partner.name,
+        "contact_name": sub_partner.contact_name,
+        "contact_email": sub_partner.contact_email,
+        "contact_phone": sub_partner.contact_phone,
+        "referral_key": sub_partner.referral_key,
+        "fee_share_percent": str(sub_partner.fee_share_percent),
+        "is_active": sub_partner.is_active,
+        "application_count": getattr(sub_partner, "application_count", None)
+        if hasattr(sub_partner, "application_count")
+        else sub_partner.quota_applications.count(),
+        "created_at": timezone.localtime(sub_partner.created_at).isoformat(),
+    }
+
+
+def single_deal_out(deal: SingleDeal) -> dict[str, Any]:
+    used = getattr(deal, "vehicles_used", None)
+    if used is None:
+        used = deal.quota_applications.values("registration_id").distinct().count()
+    return {
+        "id": deal.pk,
+        "name": deal.name,
+        "customer": deal.customer,
+        "deal_key": deal.deal_key,
+        "price_net": str(deal.price_net),
+        "vat_percent": str(deal.vat_percent),
+        "price_gross": str(deal.price_gross),
+        "legislation_years": list(deal.legislation_years),
+        "vehicle_cap": deal.vehicle_cap,
+        "vehicles_used": used,
+        "is_active": deal.is_active,
+        "created_at": timezone.localtime(deal.created_at).isoformat(),
+    }
+
+
+# ---- the dashboard ----
+
+# Owed: confirmed by the authority and not yet paid out; paid: paid out (and completed).
+OWED_STATUSES = [QuotaStatus.ACCEPTED, QuotaStatus.TO_SETTLE, QuotaStatus.TO_PAY, QuotaStatus.PAYMENT_FAILURE]
+PAID_STATUSES = [QuotaStatus.PAID, QuotaStatus.COMPLETED]
+# A sub-partner's fee share counts on the applications still on their way or paid out.
+NOT_COUNTED = [*catalogue.REJECTIONS, QuotaStatus.TEST]
+
+
+def _money(value: Decimal | None) -> str:
+    return str((value or Decimal(0)).quantize(CENT, rounding=ROUND_HALF_UP))
+
+
+def _range(field: str, created_from: datetime.date | None, created_to: datetime.date | None) -> Q:
+    query = Q()
+    if created_from is not None:
+        query &= Q(**{f"{field}__gte": _day_start(created_from)})
+    if created_to is not None:
+        query &= Q(**{f"{field}__lt": _day_start(created_to + datetime.timedelta(days=1))})
+    return query
+
+
+def _day_start(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
+def _fee_table(config: PartnerConfig) -> dict[tuple[int, str], Decimal]:
+    return {
+        (row.legislation_year, row.vehicle_class): (row.client_fee * (1 + row.vat_percentage / 100)).quantize(
+            CENT, rounding=ROUND_HALF_UP
+        )
+        for row in config.fees
+    }
+
+
+def dashboard_stats(
+    *,
+    config: PartnerConfig,
+    language: Language,
+    created_from: datetime.date | None = None,
+    created_to: datetime.date | None = None,
+    sub_partner: int | None = None,
+) -> dict[str, Any]:
+    """The dashboard's figures over the applications created in the range (every one without a
+    range). Two scans of the applications whatever their number: one grouped by day, one by
+    (status, sub-partner, single deal, year, vehicle class), a few hundred groups from which
+    the status distribution, the payouts and the sub-partners' shares are summed here; then
+    the funnel's counts."""
+    applications = QuotaApplication.objects.filter(_range("created_at", created_from, created_to))
+    if sub_partner is not None:
+        applications = applications.filter(sub_partner_id=sub_partner)
+
+    per_day = (
+        applications.annotate(day=TruncDate("created_at", tzinfo=timezone.get_current_timezone()))
+        .order_by("day")
+        .values("day")
+        .annotate(count=Count("pk"))
+    )
+    groups = (
+        applications.order_by()
+        .values_list(
+            "status", "sub_partner_id", "single_deal_id", "legislation_year", "registration__vehicle_class"
+        )
+        .annotate(count=Count("pk"))
+    )
+    fees = _fee_table(config)
+    deals = {d.pk: d.price_gross for d in SingleDeal.objects.all()}
+    sub_partners = {s.pk: s for s in SubPartner.objects.all()}
+    by_status: dict[str, int] = {}
+    owed = paid = Decimal(0)
+    shares: dict[int, list[Any]] = {}  # id: [count, gross of the counted applications]
+    for status, sub_partner_id, deal_id, year, vehicle_class, count in groups:
+        by_status[status] = by_status.get(status, 0) + count
+        gross = deals[deal_id] if deal_id is not None else fees.get((year, vehicle_class or "M1"), Decimal(0))
+        if status in OWED_STATUSES:
+            owed += gross * count
+        elif status in PAID_STATUSES:
+            paid += gross * count
+        if sub_partner_id is not None:
+            share = shares.setdefault(sub_partner_id, [0, Decimal(0)])
+            share[0] += count
+            if status not in NOT_COUNTED:
+                share[1] += gross * count
+    ordered = sorted(shares, key=lambda pk: (sub_partners[pk].name, pk))
+    return {
+        "per_day": [{"date": row["day"].isoformat(), "count": row["count"]} for row in per_day],
+        "funnel": funnel(created_from=created_from, created_to=created_to, sub_partner=sub_partner),
+        "status_distribution": [
+            {"status": code, "label": info.title(language), "count": by_status[code]}
+            for code, info in catalogue.CATALOGUE.items()
+            if by_status.get(code)
+        ],
+        "payouts": {"owed_gross": _money(owed), "paid_gross": _money(paid)},
+        "per_sub_partner": [
+            {
+                "id": pk,
+                "name": sub_partners[pk].name,
+                "count": shares[pk][0],
+                "fee_share_percent": str(sub_partners[pk].fee_share_percent),
+                "fee_share_gross": _money(shares[pk][1] * sub_partners[pk].fee_share_percent / 100),
+            }
+            for pk in ordered
+        ],
+    }
+
+
+def funnel(
+    *, created_from: datetime.date | None, created_to: datetime.date | None, sub_partner: int | None
+) -> dict[str, int | None]:
+    """The flow's steps from the records each leaves, counted in people (e-mail addresses) in
+    the range: the flow started (a login code or link was asked for), the code verified (a
+    code or link was used), a scan accepted (a registration was created: the upload passed the
+    size check and the document check), the billing data locked. Only the last step knows the
+    sub-partner (`?ref=` arrives with the billing data): with `sub_partner`, the earlier steps
+    are null."""
+    locked = Client.objects.filter(_range("locked_at", created_from, created_to), locked_at__isnull=False)
+    if sub_partner is not None:
+        locked = locked.filter(quota_applications__sub_partner_id=sub_partner)
+        return {
+            "flow_started": None,
+            "code_verified": None,
+            "scan_accepted": None,
+            "billing_locked": locked.values("owner_id").distinct().count(),
+        }
+    created = _range("created_at", created_from, created_to)
+    used = _range("used_at", created_from, created_to)
+    codes = LoginCode.objects.filter(purpose=LoginCode.Purpose.REGISTRATION)
+    links = LoginLink.objects.filter(purpose=LoginLink.Purpose.REGISTRATION)
+    started = codes.filter(created).values("email").union(links.filter(created).values("email"))
+    verified = (
+        codes.filter(used, used_at__isnull=False)
+        .values("email")
+        .union(links.filter(used, used_at__isnull=False).values("email"))
+    )
+    return {
+        "flow_started": started.count(),
+        "code_verified": verified.count(),
+        "scan_accepted": BevRegistration.objects.filter(created).values("owner_id").distinct().count(),
+        "billing_locked": locked.values("owner_id").distinct().count(),
+    }

@@ -1,0 +1,227 @@
+"""The partner area's application calls under /api/partner/ (docs/partner-api.md): the list
+with paging, ordering, filters and search; one application in detail; bulk moves and the
+single-deal assignment; the CSV export of the same filters; the filters' choices."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from django.http import HttpRequest, StreamingHttpResponse
+from django.utils import timezone
+from ninja import Field, Query, Router, Schema
+
+from config.i18n import request_language
+from operations import errors as ops_errors
+from operations.errors import OperationsError
+from operations.models import SingleDeal
+from quota import partner_selectors as selectors
+from quota.admin import _Echo, csv_cell, in_schema
+from quota.models import QuotaStatus
+from quota.partner_services import MAX_IDS, partner_applications_deal_assign, partner_applications_move
+from staff.audit import audit_record
+from staff.auth import staff_auth, staff_role
+from staff.errors import NOT_FOUND, StaffError
+from staff.models import StaffMember
+from staff.schemas import DetailOut
+from tenants.config_schema import PartnerConfig
+from tenants.middleware import request_partner
+from tenants.models import Partner
+
+router = Router(tags=["partner"])
+writers = staff_role(StaffMember.Role.BACK_OFFICE, StaffMember.Role.PARTNER_ADMIN)
+REFUSALS: dict[int | str, Any] = {401: DetailOut, 403: DetailOut, 404: DetailOut}
+CSV_CHUNK_ROWS = 500
+Ordering = Literal[tuple(selectors.ORDERING_CHOICES)]  # type: ignore[valid-type]
+
+
+def _partner(request: HttpRequest) -> tuple[Partner, PartnerConfig]:
+    partner = request_partner(request)
+    assert partner is not None  # staff_auth answers 404 on a host without a partner
+    return partner, PartnerConfig.model_validate(partner.config)
+
+
+class ApplicationFilterQuery(Schema):
+    status: list[QuotaStatus] = Field(default_factory=list, description="One or more; repeat the parameter")
+    legislation_year: int | None = Field(None, ge=2000, le=2100)
+    vehicle_class: str | None = Field(None, pattern=r"^[A-Za-z0-9]{1,10}$")
+    sub_partner: int | None = Field(None, ge=1)
+    single_deal: int | None = Field(None, ge=1)
+    created_from: datetime.date | None = None
+    created_to: datetime.date | None = None
+    q: str | None = Field(None, max_length=100, description="Registration number, VIN or owner name")
+
+    def filters(self) -> selectors.ApplicationFilters:
+        return selectors.ApplicationFilters(
+            statuses=[str(s) for s in self.status],
+            legislation_year=self.legislation_year,
+            vehicle_class=(self.vehicle_class or "").upper(),
+            sub_partner=self.sub_partner,
+            single_deal=self.single_deal,
+            created_from=self.created_from,
+            created_to=self.created_to,
+            q=" ".join((self.q or "").split()),
+        )
+
+
+class ApplicationListQuery(ApplicationFilterQuery):
+    page: int = Field(1, ge=1, le=100_000)
+    page_size: int = Field(25, ge=1, le=100)
+    ordering: Ordering = "-created_at"  # type: ignore[valid-type]
+
+
+class NamedRef(Schema):
+    id: int
+    name: str
+
+
+class ApplicationRowOut(Schema):
+    id: int
+    sequence: int
+    legislation_year: int
+    status: str
+    status_label: str
+    created_at: str
+    updated_at: str
+    vin: str
+    vehicle_class: str
+    owner_name: str
+    owner_type: str
+    sub_partner: NamedRef | None
+    single_deal: NamedRef | None
+    fee_gross: str | None
+
+
+class ApplicationPageOut(Schema):
+    count: int
+    page: int
+    page_size: int
+    results: list[ApplicationRowOut]
+
+
+class MoveIn(Schema):
+    ids: list[int] = Field(min_length=1, max_length=MAX_IDS)
+    status: QuotaStatus | None = None
+    reason: str = Field("", max_length=500)
+    single_deal: int | None = Field(
+        None, description="Assign this single deal instead of moving; null removes it"
+    )
+
+
+class MoveResultOut(Schema):
+    id: int
+    ok: bool
+    detail: str | None = None
+    error_code: str | None = None
+
+
+class MovesOut(Schema):
+    results: list[MoveResultOut]
+
+
+@router.get("/quota_applications/", auth=staff_auth, response={200: ApplicationPageOut, **REFUSALS})
+def partner_application_list(request: HttpRequest, query: Query[ApplicationListQuery]) -> Any:
+    _, config = _partner(request)
+    language = request_language(request)
+    rows, count = selectors.application_page(
+        filters=query.filters(), ordering=query.ordering, page=query.page, page_size=query.page_size
+    )
+    return {
+        "count": count,
+        "page": query.page,
+        "page_size": query.page_size,
+        "results": [selectors.application_row(row, config=config, language=language) for row in rows],
+    }
+
+
+@router.get("/quota_applications/filters/", auth=staff_auth, response={200: dict[str, Any], **REFUSALS})
+def partner_application_filters(request: HttpRequest) -> Any:
+    return selectors.application_filters(language=request_language(request))
+
+
+@router.get(
+    "/quota_applications/{int:application_id}/", auth=staff_auth, response={200: dict[str, Any], **REFUSALS}
+)
+def partner_application_detail(request: HttpRequest, application_id: int) -> Any:
+    partner, config = _partner(request)
+    application = selectors.application_get(application_id)
+    if application is None:
+        raise StaffError(NOT_FOUND, status=404)
+    return selectors.application_detail(
+        application, partner=partner, config=config, language=request_language(request)
+    )
+
+
+@router.post(
+    "/quota_applications/moves/", auth=writers, response={200: MovesOut, 400: dict[str, Any], **REFUSALS}
+)
+def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
+    member: StaffMember = request.auth  # type: ignore[attr-defined]
+    language = request_language(request)
+    assigning = "single_deal" in payload.model_fields_set
+    if (payload.status is None) == (not assigning):
+        raise OperationsError(ops_errors.MOVE_BODY)
+    if assigning:
+        deal = None
+        if payload.single_deal is not None:
+            deal = SingleDeal.objects.filter(pk=payload.single_deal).first()
+            if deal is None:
+                raise OperationsError(ops_errors.DEAL_UNKNOWN, field="single_deal")
+        results = partner_applications_deal_assign(
+            member=member, ids=payload.ids, single_deal=deal, language=language
+        )
+    else:
+        assert payload.status is not None
+        results = partner_applications_move(
+            member=member,
+            ids=payload.ids,
+            status=str(payload.status),
+            reason=payload.reason,
+            language=language,
+        )
+    return {"results": results}
+
+
+@router.get(
+    "/quota_applications/export.csv",
+    auth=writers,
+    response={200: None, **REFUSALS},
+    openapi_extra={
+        "responses": {200: {"description": "CSV (UTF-8 with BOM, `;`)", "content": {"text/csv": {}}}}
+    },
+)
+def partner_application_export(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
+    partner, config = _partner(request)
+    member: StaffMember = request.auth  # type: ignore[attr-defined]
+    filters = query.filters()
+    # Personal data leaves the system: who exported what is recorded.
+    audit_record(
+        actor=member, action="quota_application.export", object_type="quota.quotaapplication",
+        after={key: value for key, value in query.dict().items() if value not in (None, [], "")},
+    )  # fmt: skip
+    rows = selectors.application_csv_rows(filters, config=config)
+    writer = csv.writer(_Echo(), delimiter=";")
+
+    def chunks() -> Iterator[str]:
+        # A few hundred rows per chunk: one write per row would cost more than the rows.
+        yield "\ufeff" + writer.writerow(selectors.CSV_HEADER)
+        lines: list[str] = []
+        for row in rows:
+            lines.append(writer.writerow([csv_cell(value) for value in row]))
+            if len(lines) == CSV_CHUNK_ROWS:
+                yield "".join(lines)
+                lines = []
+        if lines:
+            yield "".join(lines)
+
+    stamp = timezone.localdate().isoformat()
+    return StreamingHttpResponse(
+        in_schema(partner.schema_name, chunks()),
+        content_type="text/csv; charset=utf-8",
+        headers={
+            "Content-Disposition": f'attachment; filename="antraege-{stamp}.csv"',
+            "Cache-Control": "private, no-store",
+        },
+    )
