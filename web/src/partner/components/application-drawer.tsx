@@ -29,11 +29,13 @@ export function ApplicationDrawer({ id, onClose }: { id: number | null; onClose:
       anchor="right"
       open={id !== null}
       onClose={onClose}
-      slotProps={{ paper: { sx: { width: { xs: "100%", sm: 520 }, p: 2 }, "data-testid": "application-drawer" } as object }}
+      // Above the fixed app bar (a temporary drawer sits at the drawer level, under it).
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
+      slotProps={{ paper: { sx: { width: { xs: "100%", sm: 520 }, p: 2 }, role: "dialog", "aria-labelledby": "drawer-title", "data-testid": "application-drawer" } as object }}
     >
       <Box sx={{ display: "flex", alignItems: "center", mb: 1 }}>
         <Typography variant="h2" sx={{ fontSize: 22, flex: 1 }} id="drawer-title">
-          {detail.data ? t("detail.title", { sequence: detail.data.sequence }) : " "}
+          {detail.data ? t("detail.title", { sequence: detail.data.sequence }) : t("area.loading")}
         </Typography>
         <IconButton aria-label={t("detail.close")} onClick={onClose} data-testid="drawer-close">
           <Close />

@@ -127,6 +127,7 @@ export function PartnerLayout() {
           variant={wide ? "permanent" : "temporary"}
           open={wide || open}
           onClose={() => setOpen(false)}
+          slotProps={{ paper: { "aria-label": t("nav.menu") } as object }}
           sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
         >
           <Toolbar />

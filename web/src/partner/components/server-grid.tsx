@@ -1,3 +1,4 @@
+import LinearProgress from "@mui/material/LinearProgress";
 import { DataGrid, type DataGridProps, type GridValidRowModel } from "@mui/x-data-grid";
 import { deDE, enUS } from "@mui/x-data-grid/locales";
 import { useTranslation } from "react-i18next";
@@ -8,7 +9,7 @@ import { useTranslation } from "react-i18next";
  * is rendered: no virtualisation, which also keeps jsdom tests honest).
  */
 export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: DataGridProps<R> & { label: string }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const locale = (i18n.language === "en" ? enUS : deDE).components.MuiDataGrid.defaultProps.localeText;
   return (
     <DataGrid<R>
@@ -24,6 +25,7 @@ export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: Dat
       localeText={locale}
       sx={{ bgcolor: "background.paper", "& .MuiDataGrid-columnHeaderTitle": { fontWeight: 600 } }}
       {...props}
+      slots={{ loadingOverlay: () => <LinearProgress aria-label={t("area.loading")} sx={{ position: "absolute", top: 0, left: 0, right: 0 }} />, ...props.slots }}
     />
   );
 }

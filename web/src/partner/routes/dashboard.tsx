@@ -30,7 +30,7 @@ function ChartCard({ title, table, children, wide = false }: { title: string; ta
       <Typography variant="h2" sx={{ fontSize: 18, fontWeight: 600, mb: 1 }}>
         {title}
       </Typography>
-      <Box aria-hidden sx={{ width: "100%", minWidth: 0 }}>
+      <Box sx={{ width: "100%", minWidth: 0 }}>
         {children}
       </Box>
       <Box

@@ -90,20 +90,23 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
       </TableCell>
       <TableCell sx={{ wordBreak: "break-all" }}>{member.email}</TableCell>
       <TableCell>
-        <TextField
-          select
-          size="small"
-          value={member.role}
-          disabled={self || !member.is_active || member.pending}
-          onChange={(event) => onChange({ role: event.target.value })}
-          slotProps={{ htmlInput: { "aria-label": t("staff.roleOf", { name: member.name || member.email }) }, select: { SelectDisplayProps: { "aria-label": t("staff.roleOf", { name: member.name || member.email }), "data-testid": `role-${member.id}` } as object } }}
-        >
-          {ROLES.map((role) => (
-            <MenuItem key={role} value={role}>
-              {t(`roles.${role}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        {self || !member.is_active || member.pending ? (
+          t(`roles.${member.role}`)
+        ) : (
+          <TextField
+            select
+            size="small"
+            value={member.role}
+            onChange={(event) => onChange({ role: event.target.value })}
+            slotProps={{ select: { SelectDisplayProps: { "aria-label": t("staff.roleOf", { name: member.name || member.email }), "data-testid": `role-${member.id}` } as object } }}
+          >
+            {ROLES.map((role) => (
+              <MenuItem key={role} value={role}>
+                {t(`roles.${role}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
       </TableCell>
       <TableCell>{status}</TableCell>
       <TableCell>
