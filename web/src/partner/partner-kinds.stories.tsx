@@ -40,7 +40,7 @@ async function bulkMove({ canvasElement }: { canvasElement: HTMLElement }) {
   await userEvent.click(await body.findByRole("option", { name: "Ausgezahlt" }));
   await userEvent.type(dialog.getByTestId("move-reason"), "Zahlung erfolgt");
   await userEvent.click(dialog.getByTestId("move-submit"));
-  await expect(await dialog.findByTestId("move-refusals")).toBeVisible();
+  await expect(await dialog.findByTestId("move-refusals", {}, { timeout: 20_000 })).toBeVisible();
 }
 
 export const UtilityLogin: Story = { name: "Utility: login", args: { route: "/partner/login" }, parameters: { msw: loginHandlers() }, globals: utility, ...shows("partner-login") };

@@ -128,7 +128,7 @@ export const ApplicationsBulkResult: Story = {
     await userEvent.click(await body.findByRole("option", { name: "Ausgezahlt" }));
     await userEvent.type(dialog.getByTestId("move-reason"), "Zahlung am 28.03. erfolgt");
     await userEvent.click(dialog.getByTestId("move-submit"));
-    await expect(await dialog.findByTestId("move-refusals")).toBeVisible();
+    await expect(await dialog.findByTestId("move-refusals", {}, { timeout: 20_000 })).toBeVisible();
   },
 };
 export const ApplicationDetail: Story = { name: "Partner applications: detail drawer", args: { route: "/partner/applications?open=2" }, globals: desktop, tags: ["desktop"], ...shows("application-detail") };

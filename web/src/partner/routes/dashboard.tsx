@@ -73,7 +73,8 @@ export function Dashboard() {
   };
 
   return (
-    <Box>
+    // The charts size themselves to their card; a few pixels of axis labels must not scroll a phone sideways.
+    <Box sx={{ minWidth: 0, overflowX: "hidden" }}>
       <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
         {t("dashboard.title")}
       </Typography>

@@ -111,7 +111,7 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
       <TableCell>{status}</TableCell>
       <TableCell>
         {member.is_active && !self && !member.pending && (
-          <Button size="small" color="warning" onClick={() => onChange({ is_active: false })} aria-label={`${t("staff.deactivate")}: ${member.name || member.email}`} data-testid={`staff-deactivate-${member.id}`}>
+          <Button size="small" color="error" onClick={() => onChange({ is_active: false })} aria-label={`${t("staff.deactivate")}: ${member.name || member.email}`} data-testid={`staff-deactivate-${member.id}`}>
             {t("staff.deactivate")}
           </Button>
         )}

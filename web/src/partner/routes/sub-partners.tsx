@@ -89,7 +89,7 @@ export function SubPartners() {
             {t("subPartners.edit")}
           </Button>
           {row.is_active && (
-            <Button size="small" color="warning" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
+            <Button size="small" color="error" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
               {t("form.deactivate")}
             </Button>
           )}
