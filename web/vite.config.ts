@@ -18,6 +18,24 @@ const sourcemaps = fileURLToPath(new URL("../var/sourcemaps", import.meta.url));
 const VENDOR =
   /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|styled-components|stylis|@mui[\\/](system|utils|styled-engine|styled-engine-sc|private-theming)|@babel[\\/]runtime|react-is|clsx|prop-types|hoist-non-react-statics|cookie|set-cookie-parser)[\\/]/;
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|ico|map)$/;
+// MUI X (the partner area's grid and charts) brings its own @mui/utils and uses parts of the
+// styling core nothing else does: those stay in the partner area's chunks, off the first screen.
+const MUI_X = /[\\/]node_modules[\\/]@mui[\\/]x-/;
+
+type ModuleInfo = { importers: readonly string[]; dynamicImporters: readonly string[] } | null;
+
+/** True when a module is imported only by MUI X (directly or through modules that are). */
+function onlyForMuiX(id: string, info: (id: string) => ModuleInfo, seen = new Map<string, boolean>()): boolean {
+  if (MUI_X.test(id)) return true;
+  const known = seen.get(id);
+  if (known !== undefined) return known;
+  seen.set(id, true); // a cycle back here decides nothing
+  const module = info(id);
+  const importers = module ? [...module.importers, ...module.dynamicImporters] : [];
+  const result = importers.length > 0 && importers.every((importer) => onlyForMuiX(importer, info, seen));
+  seen.set(id, result);
+  return result;
+}
 
 function walk(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -92,8 +110,8 @@ export default defineConfig({
     chunkSizeWarningLimit: 600,
     rollupOptions: {
       output: {
-        manualChunks(id) {
-          if (VENDOR.test(id)) return "vendor";
+        manualChunks(id, { getModuleInfo }) {
+          if (VENDOR.test(id) && !onlyForMuiX(id, getModuleInfo)) return "vendor";
           return undefined;
         },
       },

@@ -77,3 +77,29 @@ def test_the_portal_is_loaded_only_on_portal_routes() -> None:
     portal_own = _gzipped(portal_files)
     print(f"\nportal code on top of the entry: {portal_own / 1024:.1f} KB gzipped")
     assert portal_own > 50 * 1024
+
+
+def test_the_partner_area_and_mui_x_stay_off_the_first_screen() -> None:
+    """Issue 16: /partner is its own chunk; the grid and the charts load only with the partner
+    screens that show them, never with the first screen or the partner area's login."""
+    manifest = _manifest()
+    entry_key = next(key for key, chunk in manifest.items() if chunk.get("isEntry"))
+    entry = _closure(manifest, entry_key, set())
+    partner_key = next(key for key in manifest[entry_key].get("dynamicImports", []) if "partner-app" in key)
+    partner_files = _closure(manifest, partner_key, set()) - entry
+    assert partner_files, "the partner area has no chunk of its own"
+
+    def holds(files: set[str], marker: str) -> bool:
+        return any(marker in (DIST / name).read_text(encoding="utf-8") for name in files)
+
+    assert not holds(entry, "thg.partner.language") and holds(partner_files, "thg.partner.language")
+    for marker in ("MuiDataGrid", "MuiChartsSurface"):
+        assert not holds(entry, marker), f"{marker} is on the first screen"
+        assert not holds(partner_files, marker), f"{marker} loads with the partner area's login"
+    lazy = set()
+    for key in manifest[partner_key].get("dynamicImports", []):
+        lazy |= _closure(manifest, key, set())
+    assert holds(lazy, "MuiDataGrid") and holds(lazy, "MuiChartsSurface")
+    print(
+        f"\npartner area (login, layout) on top of the entry: {_gzipped(partner_files) / 1024:.1f} KB gzipped"
+    )

@@ -32,6 +32,8 @@ const Validation = lazyScreen(() => import("@/flow/routes/validation"), "Validat
 const Billing = lazyScreen(() => import("@/flow/routes/billing"), "Billing");
 const Finish = lazyScreen(() => import("@/flow/routes/finish"), "Finish");
 const PortalApp = lazyScreen(() => import("@/portal/portal-app"), "PortalApp", { preload: false });
+// The partner area (staff): its own chunks, the grid and the charts only there.
+const PartnerArea = lazyScreen(() => import("@/partner/partner-app"), "PartnerArea", { preload: false });
 // Rarely needed: not on the first screen's bytes.
 const NotFound = lazyScreen(() => import("@/shared/ui/not-found"), "NotFound", { preload: false });
 const Placeholder = lazyScreen<"Placeholder", { name: string }>(() => import("@/flow/routes/placeholder"), "Placeholder");
@@ -122,6 +124,7 @@ export function AppRoutes() {
           <Routes>
             {routes}
             <Route path={PATHS.Portal} element={<PortalApp />} />
+            <Route path="/partner/*" element={<PartnerArea />} />
             <Route path="*" element={<NotFound />} />
           </Routes>
         </Suspense>

@@ -1,0 +1,143 @@
+/** Quota applications of the partner area: list, detail, filters, bulk moves, CSV (docs/partner-api.md). */
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+
+import { partnerApi, partnerUrl } from "./client";
+
+const ref = z.object({ id: z.number(), name: z.string() }).nullable();
+
+export const applicationRowSchema = z.object({
+  id: z.number(),
+  sequence: z.number(),
+  legislation_year: z.number(),
+  status: z.string(),
+  status_label: z.string(),
+  created_at: z.string(),
+  updated_at: z.string().optional(),
+  vin: z.string().nullable(),
+  vehicle_class: z.string().nullable(),
+  owner_name: z.string(),
+  owner_type: z.string().nullable().optional(),
+  sub_partner: ref.optional().default(null),
+  single_deal: ref.optional().default(null),
+  fee_gross: z.string().nullable().optional(),
+});
+export type ApplicationRow = z.infer<typeof applicationRowSchema>;
+
+export const applicationPageSchema = z.object({
+  count: z.number(),
+  page: z.number().optional(),
+  page_size: z.number().optional(),
+  results: z.array(applicationRowSchema),
+});
+export type ApplicationPage = z.infer<typeof applicationPageSchema>;
+
+const move = z.object({ status: z.string(), status_label: z.string() });
+
+export const applicationDetailSchema = applicationRowSchema.extend({
+  registration: z.object({
+    uuid: z.string().optional(),
+    scan_url: z.string().nullable(),
+    vin: z.string().nullable().optional(),
+    first_registration: z.string().nullable().optional(),
+    vehicle_class: z.string().nullable().optional(),
+    energy_code: z.string().nullable().optional(),
+    needs_review: z.boolean().optional(),
+  }),
+  client: z
+    .object({
+      name: z.string().optional(),
+      first_name: z.string().optional(),
+      last_name: z.string().optional(),
+      address: z.string().optional(),
+      street_name: z.string().optional(),
+      street_number: z.string().optional(),
+      postal_code: z.string().optional(),
+      city: z.string().optional(),
+      email: z.string().optional(),
+      owner_type: z.string().nullable().optional(),
+      business_name: z.string().nullable().optional(),
+      name_of_business: z.string().nullable().optional(),
+      account_name: z.string().nullable().optional(),
+      iban_masked: z.string().nullable().optional(),
+    })
+    .nullable()
+    // The owner's name, address and business in one shape, whether the server sends them whole or in parts.
+    .transform((client) =>
+      client === null
+        ? null
+        : {
+            ...client,
+            name: client.name ?? [client.first_name, client.last_name].filter(Boolean).join(" "),
+            address:
+              client.address ??
+              [[client.street_name, client.street_number].filter(Boolean).join(" "), [client.postal_code, client.city].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+            business_name: client.business_name ?? client.name_of_business ?? "",
+          },
+    ),
+  history: z.array(
+    z.object({ status: z.string(), status_label: z.string(), reason: z.string().nullable().optional(), actor: z.string().nullable().optional(), created_at: z.string() }),
+  ),
+  allowed_moves: z.array(move),
+});
+export type ApplicationDetail = z.infer<typeof applicationDetailSchema>;
+
+export const filterOptionsSchema = z.object({
+  statuses: z.array(z.object({ value: z.string(), label: z.string() })),
+  years: z.array(z.number()),
+  vehicle_classes: z.array(z.string()),
+  sub_partners: z.array(z.object({ id: z.number(), name: z.string() })),
+  single_deals: z.array(z.object({ id: z.number(), name: z.string() })),
+});
+export type FilterOptions = z.infer<typeof filterOptionsSchema>;
+
+export const moveResultSchema = z.object({
+  results: z.array(z.object({ id: z.number(), ok: z.boolean(), detail: z.string().nullable().optional() })),
+});
+export type MoveResult = z.infer<typeof moveResultSchema>;
+
+export const APPLICATIONS_KEY = ["partner", "applications"] as const;
+
+export async function applicationList(query: URLSearchParams, signal?: AbortSignal): Promise<ApplicationPage> {
+  return applicationPageSchema.parse(await partnerApi("quota_applications/", { query, signal }));
+}
+
+export const useApplications = (query: URLSearchParams) =>
+  useQuery({
+    queryKey: [...APPLICATIONS_KEY, "list", query.toString()],
+    queryFn: ({ signal }) => applicationList(query, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export async function applicationGet(id: number): Promise<ApplicationDetail> {
+  return applicationDetailSchema.parse(await partnerApi(`quota_applications/${id}/`));
+}
+
+export const useApplication = (id: number | null) =>
+  useQuery({ queryKey: [...APPLICATIONS_KEY, "detail", id], queryFn: () => applicationGet(id as number), enabled: id !== null });
+
+export async function filterOptions(): Promise<FilterOptions> {
+  return filterOptionsSchema.parse(await partnerApi("quota_applications/filters/"));
+}
+
+export const useFilterOptions = () => useQuery({ queryKey: [...APPLICATIONS_KEY, "filters"], queryFn: filterOptions, staleTime: 60_000 });
+
+export async function applicationsMove(payload: { ids: number[]; status: string; reason: string }): Promise<MoveResult> {
+  return moveResultSchema.parse(await partnerApi("quota_applications/moves/", { json: payload }));
+}
+
+export function useApplicationsMove() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: applicationsMove,
+    onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),
+  });
+}
+
+/** The CSV of the current filter: the same query, without paging. */
+export function exportUrl(query: URLSearchParams): string {
+  const filter = new URLSearchParams(query);
+  filter.delete("page");
+  filter.delete("page_size");
+  return partnerUrl("quota_applications/export.csv", filter);
+}

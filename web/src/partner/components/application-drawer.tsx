@@ -1,0 +1,196 @@
+import Close from "@mui/icons-material/Close";
+import ZoomIn from "@mui/icons-material/ZoomIn";
+import ZoomOut from "@mui/icons-material/ZoomOut";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Divider from "@mui/material/Divider";
+import Drawer from "@mui/material/Drawer";
+import IconButton from "@mui/material/IconButton";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import { type MouseEvent, type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { type ApplicationDetail, useApplication } from "../api/applications";
+import { can } from "../api/auth";
+import { dateTime, day } from "../lib/format";
+import { useStaffMember } from "../lib/staff-context";
+import { Loading } from "./layout";
+import { type MoveTarget, MoveDialog } from "./move-dialog";
+import { QueryError } from "./query-error";
+
+/** One application: zoomable scan, the reader's fields, owner and billing (IBAN masked), history, moves. */
+export function ApplicationDrawer({ id, onClose }: { id: number | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const detail = useApplication(id);
+  return (
+    <Drawer
+      anchor="right"
+      open={id !== null}
+      onClose={onClose}
+      // Above the fixed app bar (a temporary drawer sits at the drawer level, under it).
+      sx={{ zIndex: (theme) => theme.zIndex.modal }}
+      slotProps={{ paper: { sx: { width: { xs: "100%", sm: 520 }, p: 2 }, role: "dialog", "aria-labelledby": "drawer-title", "data-testid": "application-drawer" } as object }}
+    >
+      <Box sx={{ display: "flex", alignItems: "center", mb: 1 }}>
+        <Typography variant="h2" sx={{ fontSize: 22, flex: 1 }} id="drawer-title">
+          {detail.data ? t("detail.title", { sequence: detail.data.sequence }) : t("area.loading")}
+        </Typography>
+        <IconButton aria-label={t("detail.close")} onClick={onClose} data-testid="drawer-close">
+          <Close />
+        </IconButton>
+      </Box>
+      {detail.isPending && <Loading />}
+      {detail.isError && <QueryError error={detail.error} retry={() => void detail.refetch()} />}
+      {detail.data && <DetailBody application={detail.data} />}
+    </Drawer>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box sx={{ display: "grid", gridTemplateColumns: "minmax(120px, 40%) 1fr", gap: 1, py: 0.5 }}>
+      <Typography component="dt" variant="body2" sx={{ color: "text.secondary" }}>
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0, wordBreak: "break-word" }}>
+        {children || "–"}
+      </Typography>
+    </Box>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" sx={{ mt: 2 }}>
+      <Typography variant="h3" sx={{ fontSize: 17, fontWeight: 600, mb: 1 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function DetailBody({ application }: { application: ApplicationDetail }) {
+  const { t, i18n } = useTranslation();
+  const me = useStaffMember();
+  const [target, setTarget] = useState<MoveTarget | null>(null);
+  const { registration, client } = application;
+  const language = i18n.language;
+  return (
+    <Box data-testid="application-detail">
+      <Stack direction="row" spacing={1} sx={{ mb: 1, flexWrap: "wrap" }}>
+        <Chip label={application.status_label} color="primary" data-testid="detail-status" />
+        <Chip label={String(application.legislation_year)} variant="outlined" />
+        {registration.needs_review && <Chip label={t("detail.needsReview")} color="warning" />}
+      </Stack>
+      {registration.scan_url ? (
+        <ZoomableScan src={registration.scan_url} alt={t("detail.scan", { sequence: application.sequence })} />
+      ) : (
+        <Typography sx={{ color: "text.secondary" }}>{t("detail.noScan")}</Typography>
+      )}
+      <Section title={t("detail.reader")}>
+        <Box component="dl" sx={{ m: 0 }}>
+          <Field label={t("detail.vin")}>{registration.vin ?? application.vin}</Field>
+          <Field label={t("detail.firstRegistration")}>{registration.first_registration ? day(registration.first_registration, language) : ""}</Field>
+          <Field label={t("detail.vehicleClass")}>{registration.vehicle_class ?? application.vehicle_class}</Field>
+          <Field label={t("detail.energyCode")}>{registration.energy_code}</Field>
+        </Box>
+      </Section>
+      {client && (
+        <Section title={t("detail.client")}>
+          <Box component="dl" sx={{ m: 0 }}>
+            <Field label={t("detail.name")}>{client.name}</Field>
+            {client.business_name && <Field label={t("detail.business")}>{client.business_name}</Field>}
+            <Field label={t("detail.address")}>{client.address}</Field>
+            <Field label={t("detail.email")}>{client.email}</Field>
+            <Field label={t("detail.iban")}>
+              <span data-testid="detail-iban">{client.iban_masked}</span>
+            </Field>
+          </Box>
+        </Section>
+      )}
+      <Section title={t("detail.moves")}>
+        {application.allowed_moves.length === 0 ? (
+          <Typography variant="body2">{t("detail.noMoves")}</Typography>
+        ) : (
+          <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
+            {application.allowed_moves.map((move) => (
+              <Button key={move.status} variant="outlined" size="small" disabled={!can.move(me.role)} onClick={() => setTarget(move)} data-testid={`move-to-${move.status}`}>
+                {move.status_label}
+              </Button>
+            ))}
+          </Stack>
+        )}
+      </Section>
+      <Section title={t("detail.history")}>
+        <Box component="ol" sx={{ listStyle: "none", p: 0, m: 0 }} data-testid="detail-history">
+          {application.history.map((entry, index) => (
+            <Box component="li" key={`${entry.status}-${entry.created_at}-${index}`} sx={{ display: "flex", gap: 1.5, pb: 1.5 }}>
+              <Box aria-hidden sx={{ mt: 0.75, width: 10, height: 10, borderRadius: "50%", bgcolor: index === application.history.length - 1 ? "primary.main" : "grey.500", flexShrink: 0 }} />
+              <Box>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {entry.status_label}
+                </Typography>
+                <Typography variant="caption" component="p" sx={{ color: "text.secondary" }}>
+                  {dateTime(entry.created_at, language)}
+                  {entry.actor ? ` · ${t("detail.by", { actor: entry.actor })}` : ""}
+                </Typography>
+                {entry.reason && <Typography variant="body2" sx={{ fontStyle: "italic" }}>{entry.reason}</Typography>}
+              </Box>
+            </Box>
+          ))}
+        </Box>
+      </Section>
+      <Divider sx={{ mt: 1 }} />
+      {target && (
+        <MoveDialog
+          open
+          ids={[application.id]}
+          labels={{ [application.id]: String(application.sequence) }}
+          targets={[target]}
+          onClose={() => setTarget(null)}
+        />
+      )}
+    </Box>
+  );
+}
+
+/** The scan: a button zooms it (keyboard too); the zoom follows the pointer. */
+function ZoomableScan({ src, alt }: { src: string; alt: string }) {
+  const { t } = useTranslation();
+  const [zoom, setZoom] = useState(false);
+  const [origin, setOrigin] = useState("center");
+  const move = (event: MouseEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / Math.max(box.width, 1)) * 100;
+    const y = ((event.clientY - box.top) / Math.max(box.height, 1)) * 100;
+    setOrigin(`${x.toFixed(1)}% ${y.toFixed(1)}%`);
+  };
+  return (
+    <Box sx={{ position: "relative" }}>
+      <Box
+        onMouseMove={move}
+        onClick={() => setZoom(!zoom)}
+        data-testid="detail-scan"
+        sx={{ overflow: "hidden", borderRadius: 1, border: 1, borderColor: "divider", cursor: zoom ? "zoom-out" : "zoom-in" }}
+      >
+        <img
+          src={src}
+          alt={alt}
+          style={{ display: "block", width: "100%", transition: "transform 0.15s", transform: zoom ? "scale(2.5)" : "none", transformOrigin: origin }}
+        />
+      </Box>
+      <IconButton
+        aria-label={zoom ? t("detail.zoomOut") : t("detail.zoomIn")}
+        aria-pressed={zoom}
+        onClick={() => setZoom(!zoom)}
+        sx={{ position: "absolute", right: 8, bottom: 8, bgcolor: "background.paper", "&:hover": { bgcolor: "background.paper" } }}
+        data-testid="scan-zoom"
+      >
+        {zoom ? <ZoomOut /> : <ZoomIn />}
+      </IconButton>
+    </Box>
+  );
+}

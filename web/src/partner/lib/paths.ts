@@ -1,0 +1,12 @@
+/** The partner area's routes, all under /partner. */
+export const PARTNER_PATHS = {
+  root: "/partner",
+  login: "/partner/login",
+  invite: (key: string) => `/partner/invite/${key}`,
+  dashboard: "/partner/dashboard",
+  applications: "/partner/applications",
+  subPartners: "/partner/sub-partners",
+  singleDeals: "/partner/single-deals",
+  staff: "/partner/staff",
+  audit: "/partner/audit",
+} as const;

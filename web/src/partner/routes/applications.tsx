@@ -1,0 +1,299 @@
+import Download from "@mui/icons-material/Download";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Link from "@mui/material/Link";
+import MenuItem from "@mui/material/MenuItem";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import type { GridColDef, GridPaginationModel, GridRowSelectionModel, GridSortModel } from "@mui/x-data-grid";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router";
+
+import { type ApplicationRow, exportUrl, type FilterOptions, useApplications, useFilterOptions } from "../api/applications";
+import { can } from "../api/auth";
+import { ApplicationDrawer } from "../components/application-drawer";
+import { MoveDialog } from "../components/move-dialog";
+import { QueryError } from "../components/query-error";
+import { ServerGrid } from "../components/server-grid";
+import { dateTime, euros } from "../lib/format";
+import { hasListParams, type ListParam, listQuery, PAGE_SIZES, storedFilter, storeFilter, withFilter } from "../lib/filters";
+import { useStaffMember } from "../lib/staff-context";
+
+/** Grid column → the API's ordering name. */
+const SORTABLE: Record<string, string> = {
+  sequence: "sequence",
+  created_at: "created_at",
+  status_label: "status",
+  legislation_year: "legislation_year",
+  owner_name: "last_name",
+};
+
+const EMPTY_SELECTION: GridRowSelectionModel = { type: "include", ids: new Set() };
+
+/** The applications: server-side paging, order and filters in the URL (and `filter-values`), bulk moves, CSV, detail. */
+export function Applications() {
+  const { t, i18n } = useTranslation();
+  const me = useStaffMember();
+  const [search, setSearch] = useSearchParams();
+  const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
+  const [moving, setMoving] = useState(false);
+
+  // A bare /partner/applications opens the list as it was left (once, when the screen opens).
+  const restore = useRef(!hasListParams(search) && storedFilter().toString() !== "");
+  const restoring = restore.current && !hasListParams(search);
+  useEffect(() => {
+    if (!restore.current) return;
+    const next = storedFilter();
+    const open = search.get("open");
+    if (open) next.set("open", open);
+    setSearch(next, { replace: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the screen opens
+  }, []);
+
+  const query = useMemo(() => listQuery(search), [search]);
+  useEffect(() => {
+    if (!restoring) storeFilter(query);
+  }, [query, restoring]);
+
+  const list = useApplications(query);
+  const options = useFilterOptions();
+  const openId = Number(search.get("open")) || null;
+
+  const update = (next: URLSearchParams) => {
+    const open = search.get("open");
+    if (open) next.set("open", open);
+    setSearch(next);
+  };
+  const setOpen = (id: number | null) => {
+    const next = new URLSearchParams(search);
+    if (id === null) next.delete("open");
+    else next.set("open", String(id));
+    setSearch(next);
+  };
+
+  const ordering = query.get("ordering") ?? "-created_at";
+  const sortField = Object.entries(SORTABLE).find(([, name]) => name === ordering.replace(/^-/, ""))?.[0];
+  const sortModel: GridSortModel = sortField ? [{ field: sortField, sort: ordering.startsWith("-") ? "desc" : "asc" }] : [];
+  const paginationModel: GridPaginationModel = { page: Math.max(Number(query.get("page")) - 1, 0), pageSize: Number(query.get("page_size")) };
+
+  const language = i18n.language;
+  const baseColumns: GridColDef<ApplicationRow>[] = [
+    {
+      field: "sequence",
+      headerName: t("applications.sequence"),
+      width: 110,
+      renderCell: ({ row }) => (
+        <Link
+          component="button"
+          type="button"
+          onClick={() => setOpen(row.id)}
+          aria-label={t("applications.open", { sequence: row.sequence })}
+          data-testid={`open-${row.id}`}
+        >
+          {row.sequence}
+        </Link>
+      ),
+    },
+    { field: "created_at", headerName: t("applications.created"), width: 160, valueFormatter: (value: string) => dateTime(value, language) },
+    { field: "status_label", headerName: t("applications.status"), minWidth: 170, flex: 1 },
+    { field: "legislation_year", headerName: t("applications.year"), width: 80 },
+    { field: "vehicle_class", headerName: t("applications.vehicleClass"), width: 90, sortable: false },
+    { field: "owner_name", headerName: t("applications.owner"), minWidth: 150, flex: 1 },
+    { field: "vin", headerName: t("applications.vin"), width: 190, sortable: false },
+    { field: "sub_partner", headerName: t("applications.subPartner"), width: 150, sortable: false, valueGetter: (_value, row) => row.sub_partner?.name ?? "" },
+    { field: "single_deal", headerName: t("applications.singleDeal"), width: 150, sortable: false, valueGetter: (_value, row) => row.single_deal?.name ?? "" },
+    { field: "fee_gross", headerName: t("applications.fee"), width: 120, sortable: false, align: "right", headerAlign: "right", valueFormatter: (value: string | null) => euros(value, language) },
+  ];
+  const columns = baseColumns.map((column) => ({ ...column, sortable: column.sortable ?? column.field in SORTABLE }));
+
+  const selectedIds = [...selection.ids].map(Number);
+  const rows = list.data?.results ?? [];
+  const labels = Object.fromEntries(rows.map((row) => [row.id, String(row.sequence)]));
+  const targets = (options.data?.statuses ?? []).map((status) => ({ status: status.value, status_label: status.label }));
+
+  return (
+    <Box>
+      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+        {t("applications.title")}
+      </Typography>
+      <FilterBar query={query} options={options.data} onChange={update} />
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ my: 2, alignItems: { sm: "center" } }}>
+        {can.move(me.role) && (
+          <Button variant="contained" disabled={selectedIds.length === 0 || targets.length === 0} onClick={() => setMoving(true)} data-testid="bulk-move">
+            {t("applications.move", { count: selectedIds.length })}
+          </Button>
+        )}
+        {can.export(me.role) && (
+          <Button variant="outlined" component="a" href={exportUrl(query)} download startIcon={<Download />} data-testid="csv-download">
+            {t("applications.csv")}
+          </Button>
+        )}
+        <Box sx={{ flex: 1 }} />
+        {list.data && (
+          <Typography variant="body2" sx={{ color: "text.secondary" }} data-testid="application-count" aria-live="polite">
+            {list.data.count}
+          </Typography>
+        )}
+      </Stack>
+      {list.isError ? (
+        <QueryError error={list.error} retry={() => void list.refetch()} />
+      ) : (
+        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
+          <ServerGrid<ApplicationRow>
+            label={t("applications.list")}
+            rows={rows}
+            columns={columns}
+            rowCount={list.data?.count ?? 0}
+            loading={list.isFetching}
+            pageSizeOptions={[...PAGE_SIZES]}
+            paginationModel={paginationModel}
+            onPaginationModelChange={(model) => {
+              let next = withFilter(query, "page", [String(model.page + 1)]);
+              if (model.pageSize !== paginationModel.pageSize) next = withFilter(withFilter(next, "page_size", [String(model.pageSize)]), "page", ["1"]);
+              update(next);
+            }}
+            sortModel={sortModel}
+            onSortModelChange={(model) => {
+              const first = model[0];
+              const name = first ? SORTABLE[first.field] : undefined;
+              update(withFilter(query, "ordering", [name ? `${first?.sort === "desc" ? "-" : ""}${name}` : "-created_at"]));
+            }}
+            checkboxSelection={can.move(me.role)}
+            keepNonExistentRowsSelected
+            rowSelectionModel={selection}
+            onRowSelectionModelChange={setSelection}
+            slots={{ noRowsOverlay: () => <Empty text={t("applications.empty")} /> }}
+          />
+        </Paper>
+      )}
+      <ApplicationDrawer id={openId} onClose={() => setOpen(null)} />
+      {moving && (
+        <MoveDialog
+          open
+          ids={selectedIds}
+          labels={labels}
+          targets={targets}
+          onClose={(moved) => {
+            setMoving(false);
+            if (moved) setSelection(EMPTY_SELECTION);
+          }}
+        />
+      )}
+    </Box>
+  );
+}
+
+function Empty({ text }: { text: string }) {
+  return (
+    <Box sx={{ height: "100%", display: "grid", placeItems: "center", p: 2 }} data-testid="applications-empty">
+      <Typography>{text}</Typography>
+    </Box>
+  );
+}
+
+/** The filters above the grid; every change goes into the URL (page 1 again). */
+function FilterBar({ query, options, onChange }: { query: URLSearchParams; options?: FilterOptions; onChange: (next: URLSearchParams) => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(query.get("q") ?? "");
+  useEffect(() => setText(query.get("q") ?? ""), [query]);
+  const set = (name: ListParam, values: string[]) => onChange(withFilter(query, name, values));
+  const submitText = (event: FormEvent) => {
+    event.preventDefault();
+    set("q", [text]);
+  };
+  const single = (name: ListParam, label: string, items: { value: string; label: string }[], testid: string) => (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={query.get(name) ?? ""}
+      onChange={(event) => set(name, [event.target.value])}
+      sx={{ minWidth: 140 }}
+      slotProps={{ select: { SelectDisplayProps: { "data-testid": testid } as object } }}
+    >
+      <MenuItem value="">{t("applications.any")}</MenuItem>
+      {items.map((item) => (
+        <MenuItem key={item.value} value={item.value}>
+          {item.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+  const statuses = query.getAll("status");
+  const reset = () => {
+    const next = new URLSearchParams();
+    for (const name of ["page_size", "ordering"] as const) {
+      const value = query.get(name);
+      if (value) next.set(name, value);
+    }
+    next.set("page", "1");
+    onChange(next);
+  };
+  return (
+    <Box component="section" aria-label={t("applications.filters")} data-testid="filter-bar">
+      <Box component="form" role="search" onSubmit={submitText} sx={{ mb: 1.5 }}>
+        <TextField
+          size="small"
+          fullWidth
+          label={t("applications.search")}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onBlur={() => text !== (query.get("q") ?? "") && set("q", [text])}
+          slotProps={{ htmlInput: { "data-testid": "filter-q", type: "search" } }}
+        />
+      </Box>
+      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1.5 }}>
+        <TextField
+          select
+          size="small"
+          label={t("applications.status")}
+          value={statuses}
+          onChange={(event) => {
+            const value = event.target.value as unknown as string[] | string;
+            set("status", typeof value === "string" ? value.split(",") : value);
+          }}
+          sx={{ minWidth: 200, maxWidth: 360 }}
+          slotProps={{
+            select: {
+              multiple: true,
+              renderValue: (selected) => (selected as string[]).map((value) => options?.statuses.find((status) => status.value === value)?.label ?? value).join(", "),
+              SelectDisplayProps: { "data-testid": "filter-status" } as object,
+            },
+          }}
+        >
+          {(options?.statuses ?? []).map((status) => (
+            <MenuItem key={status.value} value={status.value}>
+              {status.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        {single("legislation_year", t("applications.year"), (options?.years ?? []).map((year) => ({ value: String(year), label: String(year) })), "filter-year")}
+        {single("vehicle_class", t("applications.vehicleClass"), (options?.vehicle_classes ?? []).map((value) => ({ value, label: value })), "filter-class")}
+        {single("sub_partner", t("applications.subPartner"), (options?.sub_partners ?? []).map((item) => ({ value: String(item.id), label: item.name })), "filter-sub-partner")}
+        {single("single_deal", t("applications.singleDeal"), (options?.single_deals ?? []).map((item) => ({ value: String(item.id), label: item.name })), "filter-single-deal")}
+        <TextField
+          size="small"
+          type="date"
+          label={t("applications.from")}
+          value={query.get("created_from") ?? ""}
+          onChange={(event) => set("created_from", [event.target.value])}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "filter-from" } }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label={t("applications.to")}
+          value={query.get("created_to") ?? ""}
+          onChange={(event) => set("created_to", [event.target.value])}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "filter-to" } }}
+        />
+        <Button onClick={reset} data-testid="filter-reset">
+          {t("applications.reset")}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}

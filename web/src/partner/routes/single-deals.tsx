@@ -1,0 +1,152 @@
+import Add from "@mui/icons-material/Add";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import type { GridColDef } from "@mui/x-data-grid";
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { can } from "../api/auth";
+import { type SingleDeal, useOperationDeactivate, useOperationList, useOperationSave } from "../api/operations";
+import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
+import { ListSearch } from "../components/list-search";
+import { QueryError } from "../components/query-error";
+import { ServerGrid } from "../components/server-grid";
+import { EMPTY_SINGLE_DEAL, type SingleDealForm, singleDealFormSchema, singleDealPayload } from "../forms/schemas";
+import { euros } from "../lib/format";
+import { useListQuery } from "../lib/list-query";
+import { useStaffMember } from "../lib/staff-context";
+import { localGet, localSet } from "../lib/storage";
+import { Empty } from "./sub-partners";
+
+type Editing = { id: number | null; values: SingleDealForm };
+type StoredDeal = Editing & { id: number | null };
+
+/** The editor left open, from `single-deal-details` ({id, values}). */
+function storedEditing(): Editing | null {
+  const stored = localGet<StoredDeal>("singleDealDetails");
+  if (!stored || typeof stored !== "object" || !stored.values) return null;
+  return { id: typeof stored.id === "number" ? stored.id : null, values: { ...EMPTY_SINGLE_DEAL, ...stored.values } };
+}
+
+function toForm(item: SingleDeal): SingleDealForm {
+  return {
+    name: item.name,
+    customer: item.customer ?? "",
+    deal_key: item.deal_key,
+    price_net: item.price_net,
+    vat_percent: item.vat_percent,
+    legislation_years: item.legislation_years.join(", "),
+    vehicle_cap: item.vehicle_cap === null ? "" : String(item.vehicle_cap),
+  };
+}
+
+export function SingleDeals() {
+  const { t, i18n } = useTranslation();
+  const me = useStaffMember();
+  const editable = can.edit(me.role);
+  const { query, set, paginationModel } = useListQuery();
+  const list = useOperationList("single_deals", query);
+  const deactivate = useOperationDeactivate("single_deals");
+  const save = useOperationSave("single_deals");
+  const [editing, setEditing] = useState<Editing | null>(() => (editable ? storedEditing() : null));
+  const open = (next: Editing | null) => {
+    localSet("singleDealDetails", next);
+    setEditing(next);
+  };
+  const id = editing?.id ?? null;
+  const draft = useCallback((values: SingleDealForm) => localSet("singleDealDetails", { id, values }), [id]);
+
+  const fields: FieldSpec<SingleDealForm>[] = [
+    { name: "name", label: t("singleDeals.name") },
+    { name: "customer", label: t("singleDeals.customer") },
+    { name: "deal_key", label: t("singleDeals.dealKey"), help: t("singleDeals.dealKeyHelp") },
+    { name: "price_net", label: t("singleDeals.priceNet"), inputMode: "decimal" },
+    { name: "vat_percent", label: t("singleDeals.vat"), inputMode: "decimal" },
+    { name: "legislation_years", label: t("singleDeals.years"), inputMode: "numeric" },
+    { name: "vehicle_cap", label: t("singleDeals.cap"), inputMode: "numeric" },
+  ];
+  const language = i18n.language;
+  const columns: GridColDef<SingleDeal>[] = [
+    { field: "name", headerName: t("singleDeals.name"), minWidth: 180, flex: 1 },
+    { field: "customer", headerName: t("singleDeals.customer"), minWidth: 150, flex: 1 },
+    { field: "deal_key", headerName: t("singleDeals.dealKey"), width: 150 },
+    { field: "price_net", headerName: t("singleDeals.priceNet"), width: 150, align: "right", headerAlign: "right", valueFormatter: (value: string) => euros(value, language) },
+    { field: "price_gross", headerName: t("singleDeals.priceGross"), width: 110, align: "right", headerAlign: "right", valueFormatter: (value: string) => euros(value, language) },
+    { field: "legislation_years", headerName: t("applications.year"), width: 110, valueFormatter: (value: number[]) => value.join(", ") },
+    {
+      field: "vehicles_used",
+      headerName: `${t("singleDeals.used")} / ${t("singleDeals.cap")}`,
+      width: 150,
+      valueGetter: (_value, row) => `${row.vehicles_used} / ${row.vehicle_cap ?? "∞"}`,
+    },
+    { field: "is_active", headerName: t("singleDeals.active"), width: 90, valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")) },
+  ];
+  if (editable) {
+    columns.push({
+      field: "actions",
+      headerName: "",
+      width: 230,
+      renderCell: ({ row }) => (
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
+          <Button size="small" onClick={() => open({ id: row.id, values: toForm(row) })} data-testid={`edit-${row.id}`} aria-label={`${t("singleDeals.edit")}: ${row.name}`}>
+            {t("singleDeals.edit")}
+          </Button>
+          {row.is_active && (
+            <Button size="small" color="error" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
+              {t("form.deactivate")}
+            </Button>
+          )}
+        </Stack>
+      ),
+    });
+  }
+
+  return (
+    <Box>
+      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+        {t("singleDeals.title")}
+      </Typography>
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
+        <ListSearch label={t("singleDeals.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
+        {editable && (
+          <Button variant="contained" startIcon={<Add />} onClick={() => open({ id: null, values: EMPTY_SINGLE_DEAL })} data-testid="single-deal-add">
+            {t("singleDeals.add")}
+          </Button>
+        )}
+      </Stack>
+      {deactivate.isError && <QueryError error={deactivate.error} />}
+      {list.isError ? (
+        <QueryError error={list.error} retry={() => void list.refetch()} />
+      ) : (
+        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
+          <ServerGrid<SingleDeal>
+            label={t("singleDeals.title")}
+            rows={list.data?.results ?? []}
+            columns={columns.map((column) => ({ ...column, sortable: false }))}
+            rowCount={list.data?.count ?? 0}
+            loading={list.isFetching}
+            pageSizeOptions={[10, 25, 50, 100]}
+            paginationModel={paginationModel}
+            onPaginationModelChange={(model) => set({ page: String(model.page + 1), page_size: String(model.pageSize) })}
+            slots={{ noRowsOverlay: () => <Empty text={t("singleDeals.empty")} /> }}
+          />
+        </Paper>
+      )}
+      {editing && (
+        <EntityDialog<SingleDealForm>
+          title={editing.id === null ? t("singleDeals.add") : t("singleDeals.edit")}
+          fields={fields}
+          schema={singleDealFormSchema}
+          initial={editing.values}
+          save={(values) => save.mutateAsync({ id: editing.id, values: singleDealPayload(values) })}
+          onDraft={draft}
+          onClose={() => open(null)}
+          testid="single-deal-form"
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,154 @@
+import Add from "@mui/icons-material/Add";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Paper from "@mui/material/Paper";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import type { GridColDef } from "@mui/x-data-grid";
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+
+import { can } from "../api/auth";
+import { type SubPartner, useOperationDeactivate, useOperationList, useOperationSave } from "../api/operations";
+import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
+import { ListSearch } from "../components/list-search";
+import { QueryError } from "../components/query-error";
+import { ServerGrid } from "../components/server-grid";
+import { EMPTY_SUB_PARTNER, type SubPartnerForm, subPartnerFormSchema, subPartnerPayload } from "../forms/schemas";
+import { dateTime } from "../lib/format";
+import { useListQuery } from "../lib/list-query";
+import { useStaffMember } from "../lib/staff-context";
+import { localGet, localSet } from "../lib/storage";
+
+type Editing = { id: number | null; values: SubPartnerForm };
+
+/** The editor left open (id and unsaved form), from `subpartner-id` and `sub-partner-details`. */
+function storedEditing(): Editing | null {
+  const id = localGet<number | "new">("subPartnerId");
+  const values = localGet<SubPartnerForm>("subPartnerDetails");
+  if (id === null || !values) return null;
+  return { id: id === "new" ? null : id, values: { ...EMPTY_SUB_PARTNER, ...values } };
+}
+
+function toForm(item: SubPartner): SubPartnerForm {
+  return {
+    name: item.name,
+    contact_name: item.contact_name ?? "",
+    contact_email: item.contact_email ?? "",
+    contact_phone: item.contact_phone ?? "",
+    referral_key: item.referral_key,
+    fee_share_percent: item.fee_share_percent,
+  };
+}
+
+export function SubPartners() {
+  const { t, i18n } = useTranslation();
+  const me = useStaffMember();
+  const { query, set, paginationModel } = useListQuery();
+  const list = useOperationList("sub_partners", query);
+  const deactivate = useOperationDeactivate("sub_partners");
+  const save = useOperationSave("sub_partners");
+  const [editing, setEditing] = useState<Editing | null>(() => (can.edit(me.role) ? storedEditing() : null));
+  const editable = can.edit(me.role);
+
+  const open = (next: Editing | null) => {
+    localSet("subPartnerId", next ? (next.id ?? "new") : null);
+    localSet("subPartnerDetails", next ? next.values : null);
+    setEditing(next);
+  };
+  const draft = useCallback((values: SubPartnerForm) => localSet("subPartnerDetails", values), []);
+
+  const fields: FieldSpec<SubPartnerForm>[] = [
+    { name: "name", label: t("subPartners.name") },
+    { name: "contact_name", label: t("subPartners.contactName") },
+    { name: "contact_email", label: t("subPartners.contactEmail"), type: "email", inputMode: "email" },
+    { name: "contact_phone", label: t("subPartners.contactPhone"), type: "tel", inputMode: "tel" },
+    { name: "referral_key", label: t("subPartners.referralKey"), help: t("subPartners.referralHelp") },
+    { name: "fee_share_percent", label: t("subPartners.feeShare"), inputMode: "decimal" },
+  ];
+  const language = i18n.language;
+  const columns: GridColDef<SubPartner>[] = [
+    { field: "name", headerName: t("subPartners.name"), minWidth: 180, flex: 1 },
+    { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 150, flex: 1 },
+    { field: "contact_email", headerName: t("subPartners.contactEmail"), minWidth: 180, flex: 1 },
+    { field: "referral_key", headerName: t("subPartners.referralKey"), width: 170 },
+    { field: "fee_share_percent", headerName: t("subPartners.feeShare"), width: 120, align: "right", headerAlign: "right" },
+    { field: "application_count", headerName: t("subPartners.applications"), width: 100, align: "right", headerAlign: "right" },
+    { field: "is_active", headerName: t("subPartners.active"), width: 90, valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")) },
+    { field: "created_at", headerName: t("applications.created"), width: 160, valueFormatter: (value: string) => dateTime(value, language) },
+  ];
+  if (editable) {
+    columns.push({
+      field: "actions",
+      headerName: "",
+      width: 230,
+      sortable: false,
+      renderCell: ({ row }) => (
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
+          <Button size="small" onClick={() => open({ id: row.id, values: toForm(row) })} data-testid={`edit-${row.id}`} aria-label={`${t("subPartners.edit")}: ${row.name}`}>
+            {t("subPartners.edit")}
+          </Button>
+          {row.is_active && (
+            <Button size="small" color="error" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
+              {t("form.deactivate")}
+            </Button>
+          )}
+        </Stack>
+      ),
+    });
+  }
+
+  return (
+    <Box>
+      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+        {t("subPartners.title")}
+      </Typography>
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
+        <ListSearch label={t("subPartners.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
+        {editable && (
+          <Button variant="contained" startIcon={<Add />} onClick={() => open({ id: null, values: EMPTY_SUB_PARTNER })} data-testid="sub-partner-add">
+            {t("subPartners.add")}
+          </Button>
+        )}
+      </Stack>
+      {deactivate.isError && <QueryError error={deactivate.error} />}
+      {list.isError ? (
+        <QueryError error={list.error} retry={() => void list.refetch()} />
+      ) : (
+        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
+          <ServerGrid<SubPartner>
+            label={t("subPartners.title")}
+            rows={list.data?.results ?? []}
+            columns={columns.map((column) => ({ ...column, sortable: false }))}
+            rowCount={list.data?.count ?? 0}
+            loading={list.isFetching}
+            pageSizeOptions={[10, 25, 50, 100]}
+            paginationModel={paginationModel}
+            onPaginationModelChange={(model) => set({ page: String(model.page + 1), page_size: String(model.pageSize) })}
+            slots={{ noRowsOverlay: () => <Empty text={t("subPartners.empty")} /> }}
+          />
+        </Paper>
+      )}
+      {editing && (
+        <EntityDialog<SubPartnerForm>
+          title={editing.id === null ? t("subPartners.add") : t("subPartners.edit")}
+          fields={fields}
+          schema={subPartnerFormSchema}
+          initial={editing.values}
+          save={(values) => save.mutateAsync({ id: editing.id, values: subPartnerPayload(values) })}
+          onDraft={draft}
+          onClose={() => open(null)}
+          testid="sub-partner-form"
+        />
+      )}
+    </Box>
+  );
+}
+
+export function Empty({ text }: { text: string }) {
+  return (
+    <Box sx={{ height: "100%", display: "grid", placeItems: "center", p: 2 }} data-testid="list-empty">
+      <Typography>{text}</Typography>
+    </Box>
+  );
+}
