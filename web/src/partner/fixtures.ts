@@ -62,7 +62,15 @@ export function detail(id: number, change: Partial<ApplicationDetail> = {}): App
   const base = row(id, { status: "qa_picked_up", status_label: LABEL.qa_picked_up });
   return {
     ...base,
-    registration: { uuid: "00000000-0000-4000-8000-000000000001", scan_url: "/story-scan.svg", vin: base.vin, first_registration: "2023-05-17", vehicle_class: "M1", energy_code: "0004", needs_review: false },
+    registration: {
+      uuid: "00000000-0000-4000-8000-000000000001",
+      scan_url: "/story-scan.svg",
+      vin: base.vin,
+      first_registration: "2023-05-17",
+      vehicle_class: "M1",
+      energy_code: "0004",
+      needs_review: false,
+    },
     client: {
       name: "Erika Mustermann",
       address: "Hauptstraße 12a, 10115 Berlin",
@@ -72,9 +80,27 @@ export function detail(id: number, change: Partial<ApplicationDetail> = {}): App
       iban_masked: "DE89 **** **** **** **30 00",
     },
     history: [
-      { status: "qa_created", status_label: LABEL.qa_created, reason: "", actor: "Kunde", created_at: "2026-03-01T10:00:00+01:00" },
-      { status: "qa_entered", status_label: LABEL.qa_entered, reason: "", actor: "System", created_at: "2026-03-01T10:05:00+01:00" },
-      { status: "qa_picked_up", status_label: LABEL.qa_picked_up, reason: "Prüfung begonnen", actor: "Anna Admin", created_at: "2026-03-03T08:30:00+01:00" },
+      {
+        status: "qa_created",
+        status_label: LABEL.qa_created,
+        reason: "",
+        actor: "Kunde",
+        created_at: "2026-03-01T10:00:00+01:00",
+      },
+      {
+        status: "qa_entered",
+        status_label: LABEL.qa_entered,
+        reason: "",
+        actor: "System",
+        created_at: "2026-03-01T10:05:00+01:00",
+      },
+      {
+        status: "qa_picked_up",
+        status_label: LABEL.qa_picked_up,
+        reason: "Prüfung begonnen",
+        actor: "Anna Admin",
+        created_at: "2026-03-03T08:30:00+01:00",
+      },
     ],
     allowed_moves: [
       { status: "qa_sent_to_uba", status_label: LABEL.qa_sent_to_uba },
@@ -119,9 +145,16 @@ export function singleDeal(id: number, change: Partial<SingleDeal> = {}): Single
 }
 
 export const STATS: Stats = {
-  per_day: Array.from({ length: 14 }, (_, index) => ({ date: `2026-03-${String(index + 1).padStart(2, "0")}`, count: [4, 7, 5, 9, 12, 8, 3, 6, 10, 14, 11, 9, 7, 13][index] })),
+  per_day: Array.from({ length: 14 }, (_, index) => ({
+    date: `2026-03-${String(index + 1).padStart(2, "0")}`,
+    count: [4, 7, 5, 9, 12, 8, 3, 6, 10, 14, 11, 9, 7, 13][index],
+  })),
   funnel: { flow_started: 420, code_verified: 310, scan_accepted: 260, billing_locked: 218 },
-  status_distribution: STATUSES.slice(0, 6).map(([status, label], index) => ({ status, label, count: [18, 40, 35, 60, 45, 7][index] })),
+  status_distribution: STATUSES.slice(0, 6).map(([status, label], index) => ({
+    status,
+    label,
+    count: [18, 40, 35, 60, 45, 7][index],
+  })),
   payouts: { owed_gross: "4521.30", paid_gross: "12876.45" },
   per_sub_partner: [
     { id: 1, name: "Elektro Meier", count: 54, fee_share_gross: "546.21" },
@@ -138,9 +171,21 @@ export const EMPTY_STATS: Stats = {
 };
 
 export const ENROLMENT = {
-  qr_svg: "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxMCAxMCI+PHJlY3Qgd2lkdGg9IjEwIiBoZWlnaHQ9IjEwIiBmaWxsPSIjZmZmIi8+PHJlY3Qgd2lkdGg9IjQiIGhlaWdodD0iNCIvPjxyZWN0IHg9IjYiIHdpZHRoPSI0IiBoZWlnaHQ9IjQiLz48cmVjdCB5PSI2IiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ii8+PC9zdmc+",
+  qr_svg:
+    "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAxMCAxMCI+PHJlY3Qgd2lkdGg9IjEwIiBoZWlnaHQ9IjEwIiBmaWxsPSIjZmZmIi8+PHJlY3Qgd2lkdGg9IjQiIGhlaWdodD0iNCIvPjxyZWN0IHg9IjYiIHdpZHRoPSI0IiBoZWlnaHQ9IjQiLz48cmVjdCB5PSI2IiB3aWR0aD0iNCIgaGVpZ2h0PSI0Ii8+PC9zdmc+",
   secret: "JBSWY3DPEHPK3PXP",
   otpauth_uri: "otpauth://totp/Autohaus:anna%40autohaus.example?secret=JBSWY3DPEHPK3PXP&issuer=Autohaus",
 };
 
-export const BACKUP_CODES = ["k3p9x2mq", "t7w4b8zr", "h2n6c5vd", "q8f3j7ks", "m5r2y9gt", "w4d8p3xn", "b9v6k2hc", "z3t7q5fm", "c6j2w8rp", "x7g4n3bd"];
+export const BACKUP_CODES = [
+  "k3p9x2mq",
+  "t7w4b8zr",
+  "h2n6c5vd",
+  "q8f3j7ks",
+  "m5r2y9gt",
+  "w4d8p3xn",
+  "b9v6k2hc",
+  "z3t7q5fm",
+  "c6j2w8rp",
+  "x7g4n3bd",
+];

@@ -44,7 +44,8 @@ const de = {
     secret: "Oder geben Sie diesen Schlüssel von Hand ein:",
     submit: "Einrichtung abschließen",
     codesTitle: "Ihre Backup-Codes",
-    codesText: "Jeder Code gilt einmal, falls Sie Ihr Telefon nicht zur Hand haben. Bewahren Sie die Codes sicher auf: Sie werden nur jetzt angezeigt.",
+    codesText:
+      "Jeder Code gilt einmal, falls Sie Ihr Telefon nicht zur Hand haben. Bewahren Sie die Codes sicher auf: Sie werden nur jetzt angezeigt.",
     codesDone: "Ich habe die Codes notiert",
   },
   invite: {
@@ -56,7 +57,8 @@ const de = {
     tooShort: "Das Passwort muss mindestens 10 Zeichen lang sein.",
     mismatch: "Die Passwörter stimmen nicht überein.",
     submit: "Passwort festlegen",
-    invalid: "Diese Einladung ist abgelaufen oder wurde bereits verwendet. Bitten Sie Ihren Partner-Admin um eine neue Einladung.",
+    invalid:
+      "Diese Einladung ist abgelaufen oder wurde bereits verwendet. Bitten Sie Ihren Partner-Admin um eine neue Einladung.",
   },
   errors: {
     generic: "Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.",

@@ -9,7 +9,14 @@ import { expect, userEvent, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { emptyHandlers, errorHandlers, inviteHandlers, loadingHandlers, loginHandlers, partnerHandlers } from "./partner-handlers";
+import {
+  emptyHandlers,
+  errorHandlers,
+  inviteHandlers,
+  loadingHandlers,
+  loginHandlers,
+  partnerHandlers,
+} from "./partner-handlers";
 
 const meta = {
   title: "Partner area",
@@ -34,9 +41,15 @@ const showsText = (text: string) => ({
 });
 
 const desktop = { viewport: { value: "desktop", isRotated: false } };
-const FILTERED = "/partner/applications?status=qa_entered&status=qa_picked_up&sub_partner=1&created_from=2026-03-01&q=Muster";
+const FILTERED =
+  "/partner/applications?status=qa_entered&status=qa_picked_up&sub_partner=1&created_from=2026-03-01&q=Muster";
 
-export const Login: Story = { name: "Partner login", args: { route: "/partner/login" }, parameters: { msw: loginHandlers() }, ...shows("partner-login") };
+export const Login: Story = {
+  name: "Partner login",
+  args: { route: "/partner/login" },
+  parameters: { msw: loginHandlers() },
+  ...shows("partner-login"),
+};
 export const LoginWrongPassword: Story = {
   name: "Partner login: wrong password",
   args: { route: "/partner/login" },
@@ -89,28 +102,115 @@ export const LoginBackupCodes: Story = {
     await expect(await canvas.findByTestId("backup-codes")).toBeVisible();
   },
 };
-export const Invite: Story = { name: "Partner invite", args: { route: "/partner/invite/k3y" }, parameters: { msw: inviteHandlers() }, ...shows("invite-form") };
-export const InviteExpired: Story = { name: "Partner invite: expired", args: { route: "/partner/invite/old" }, parameters: { msw: inviteHandlers(false) }, ...shows("invite-invalid") };
+export const Invite: Story = {
+  name: "Partner invite",
+  args: { route: "/partner/invite/k3y" },
+  parameters: { msw: inviteHandlers() },
+  ...shows("invite-form"),
+};
+export const InviteExpired: Story = {
+  name: "Partner invite: expired",
+  args: { route: "/partner/invite/old" },
+  parameters: { msw: inviteHandlers(false) },
+  ...shows("invite-invalid"),
+};
 
-export const Dashboard: Story = { name: "Partner dashboard", args: { route: "/partner/dashboard" }, globals: desktop, tags: ["desktop"], ...shows("stats-charts") };
-export const DashboardPhone: Story = { name: "Partner dashboard: phone", args: { route: "/partner/dashboard" }, ...shows("stats-charts") };
-export const DashboardEmpty: Story = { name: "Partner dashboard: empty", args: { route: "/partner/dashboard" }, parameters: { msw: emptyHandlers }, globals: desktop, tags: ["desktop"], ...shows("stats-empty") };
-export const DashboardLoading: Story = { name: "Partner dashboard: loading", args: { route: "/partner/dashboard" }, parameters: { msw: loadingHandlers }, globals: desktop, tags: ["desktop"] };
-export const DashboardError: Story = { name: "Partner dashboard: error", args: { route: "/partner/dashboard" }, parameters: { msw: errorHandlers }, globals: desktop, tags: ["desktop"], ...shows("load-error") };
-
-export const Applications: Story = { name: "Partner applications", args: { route: "/partner/applications" }, globals: desktop, tags: ["desktop"], ...shows("open-1") };
-export const ApplicationsPhone: Story = { name: "Partner applications: phone", args: { route: "/partner/applications" }, ...shows("open-1") };
-export const ApplicationsFiltered: Story = { name: "Partner applications: filtered", args: { route: FILTERED }, globals: desktop, tags: ["desktop"], ...shows("open-1") };
-export const ApplicationsRestored: Story = {
-  name: "Partner applications: filter restored from filter-values",
-  args: { route: "/partner/applications", local: { "filter-values": JSON.stringify({ status: ["qa_paid"], legislation_year: ["2026"], page_size: ["50"] }) } },
+export const Dashboard: Story = {
+  name: "Partner dashboard",
+  args: { route: "/partner/dashboard" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("stats-charts"),
+};
+export const DashboardPhone: Story = {
+  name: "Partner dashboard: phone",
+  args: { route: "/partner/dashboard" },
+  ...shows("stats-charts"),
+};
+export const DashboardEmpty: Story = {
+  name: "Partner dashboard: empty",
+  args: { route: "/partner/dashboard" },
+  parameters: { msw: emptyHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("stats-empty"),
+};
+export const DashboardLoading: Story = {
+  name: "Partner dashboard: loading",
+  args: { route: "/partner/dashboard" },
+  parameters: { msw: loadingHandlers },
   globals: desktop,
   tags: ["desktop"],
 };
-export const ApplicationsEmpty: Story = { name: "Partner applications: empty", args: { route: "/partner/applications?status=qa_test" }, parameters: { msw: emptyHandlers }, globals: desktop, tags: ["desktop"], ...shows("open-1"), ...shows("applications-empty") };
-export const ApplicationsLoading: Story = { name: "Partner applications: loading", args: { route: "/partner/applications" }, parameters: { msw: loadingHandlers }, globals: desktop, tags: ["desktop"] };
-export const ApplicationsForbidden: Story = { name: "Partner applications: error (403)", args: { route: "/partner/applications" }, parameters: { msw: errorHandlers }, globals: desktop, tags: ["desktop"], ...shows("forbidden") };
-export const ApplicationsViewer: Story = { name: "Partner applications: viewer", args: { route: "/partner/applications" }, parameters: { msw: partnerHandlers({ role: "viewer" }) }, globals: desktop, tags: ["desktop"], ...shows("open-1") };
+export const DashboardError: Story = {
+  name: "Partner dashboard: error",
+  args: { route: "/partner/dashboard" },
+  parameters: { msw: errorHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("load-error"),
+};
+
+export const Applications: Story = {
+  name: "Partner applications",
+  args: { route: "/partner/applications" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("open-1"),
+};
+export const ApplicationsPhone: Story = {
+  name: "Partner applications: phone",
+  args: { route: "/partner/applications" },
+  ...shows("open-1"),
+};
+export const ApplicationsFiltered: Story = {
+  name: "Partner applications: filtered",
+  args: { route: FILTERED },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("open-1"),
+};
+export const ApplicationsRestored: Story = {
+  name: "Partner applications: filter restored from filter-values",
+  args: {
+    route: "/partner/applications",
+    local: { "filter-values": JSON.stringify({ status: ["qa_paid"], legislation_year: ["2026"], page_size: ["50"] }) },
+  },
+  globals: desktop,
+  tags: ["desktop"],
+};
+export const ApplicationsEmpty: Story = {
+  name: "Partner applications: empty",
+  args: { route: "/partner/applications?status=qa_test" },
+  parameters: { msw: emptyHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("open-1"),
+  ...shows("applications-empty"),
+};
+export const ApplicationsLoading: Story = {
+  name: "Partner applications: loading",
+  args: { route: "/partner/applications" },
+  parameters: { msw: loadingHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+};
+export const ApplicationsForbidden: Story = {
+  name: "Partner applications: error (403)",
+  args: { route: "/partner/applications" },
+  parameters: { msw: errorHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("forbidden"),
+};
+export const ApplicationsViewer: Story = {
+  name: "Partner applications: viewer",
+  args: { route: "/partner/applications" },
+  parameters: { msw: partnerHandlers({ role: "viewer" }) },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("open-1"),
+};
 export const ApplicationsBulkResult: Story = {
   name: "Partner applications: bulk result with refusals",
   args: { route: "/partner/applications" },
@@ -120,7 +220,11 @@ export const ApplicationsBulkResult: Story = {
     const canvas = within(canvasElement);
     const body = within(canvasElement.ownerDocument.body);
     for (const sequence of ["100001", "100002", "100003"]) {
-      await userEvent.click(within(await canvas.findByRole("row", { name: new RegExp(sequence) }, { timeout: 20_000 })).getByRole("checkbox"));
+      await userEvent.click(
+        within(await canvas.findByRole("row", { name: new RegExp(sequence) }, { timeout: 20_000 })).getByRole(
+          "checkbox",
+        ),
+      );
     }
     await userEvent.click(canvas.getByTestId("bulk-move"));
     const dialog = within(await body.findByRole("dialog"));
@@ -131,11 +235,34 @@ export const ApplicationsBulkResult: Story = {
     await expect(await dialog.findByTestId("move-refusals", {}, { timeout: 20_000 })).toBeVisible();
   },
 };
-export const ApplicationDetail: Story = { name: "Partner applications: detail drawer", args: { route: "/partner/applications?open=2" }, globals: desktop, tags: ["desktop"], ...shows("application-detail") };
-export const ApplicationDetailPhone: Story = { name: "Partner applications: detail drawer, phone", args: { route: "/partner/applications?open=2" }, ...shows("application-detail") };
+export const ApplicationDetail: Story = {
+  name: "Partner applications: detail drawer",
+  args: { route: "/partner/applications?open=2" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("application-detail"),
+};
+export const ApplicationDetailPhone: Story = {
+  name: "Partner applications: detail drawer, phone",
+  args: { route: "/partner/applications?open=2" },
+  ...shows("application-detail"),
+};
 
-export const SubPartners: Story = { name: "Partner sub-partners", args: { route: "/partner/sub-partners" }, globals: desktop, tags: ["desktop"], ...shows("edit-1") };
-export const SubPartnersEmpty: Story = { name: "Partner sub-partners: empty", args: { route: "/partner/sub-partners" }, parameters: { msw: emptyHandlers }, globals: desktop, tags: ["desktop"], ...shows("list-empty") };
+export const SubPartners: Story = {
+  name: "Partner sub-partners",
+  args: { route: "/partner/sub-partners" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("edit-1"),
+};
+export const SubPartnersEmpty: Story = {
+  name: "Partner sub-partners: empty",
+  args: { route: "/partner/sub-partners" },
+  parameters: { msw: emptyHandlers },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("list-empty"),
+};
 export const SubPartnerForm: Story = {
   name: "Partner sub-partners: form with the server's message",
   args: { route: "/partner/sub-partners" },
@@ -150,20 +277,58 @@ export const SubPartnerForm: Story = {
     await expect(await form.findByText("Dieser Empfehlungsschlüssel ist schon vergeben.")).toBeVisible();
   },
 };
-export const SingleDeals: Story = { name: "Partner single deals", args: { route: "/partner/single-deals" }, globals: desktop, tags: ["desktop"], ...shows("edit-1") };
+export const SingleDeals: Story = {
+  name: "Partner single deals",
+  args: { route: "/partner/single-deals" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("edit-1"),
+};
 export const SingleDealDraft: Story = {
   name: "Partner single deals: unsaved form restored (single-deal-details)",
-  args: { route: "/partner/single-deals", local: { "single-deal-details": JSON.stringify({ id: null, values: { name: "Taxi Berlin", price_net: "70,5", legislation_years: "2026, 2027", vehicle_cap: "0" } }) } },
+  args: {
+    route: "/partner/single-deals",
+    local: {
+      "single-deal-details": JSON.stringify({
+        id: null,
+        values: { name: "Taxi Berlin", price_net: "70,5", legislation_years: "2026, 2027", vehicle_cap: "0" },
+      }),
+    },
+  },
   play: async ({ canvasElement }) => {
-    const form = within(await within(canvasElement.ownerDocument.body).findByTestId("single-deal-form", {}, { timeout: 20_000 }));
+    const form = within(
+      await within(canvasElement.ownerDocument.body).findByTestId("single-deal-form", {}, { timeout: 20_000 }),
+    );
     await userEvent.click(form.getByTestId("form-save"));
     await expect(await form.findByText("Eine ganze Zahl ab 1, oder leer für keine Grenze.")).toBeVisible();
   },
 };
-export const Staff: Story = { name: "Partner staff", args: { route: "/partner/staff" }, globals: desktop, tags: ["desktop"], ...shows("staff-table") };
-export const StaffViewer: Story = { name: "Partner staff: not allowed", args: { route: "/partner/staff" }, parameters: { msw: partnerHandlers({ role: "viewer" }) }, ...shows("forbidden") };
-export const Audit: Story = { name: "Partner audit", args: { route: "/partner/audit" }, globals: desktop, tags: ["desktop"], ...showsText("quota_application.move") };
-export const AuditEmpty: Story = { name: "Partner audit: empty", args: { route: "/partner/audit" }, parameters: { msw: emptyHandlers }, ...shows("list-empty") };
+export const Staff: Story = {
+  name: "Partner staff",
+  args: { route: "/partner/staff" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...shows("staff-table"),
+};
+export const StaffViewer: Story = {
+  name: "Partner staff: not allowed",
+  args: { route: "/partner/staff" },
+  parameters: { msw: partnerHandlers({ role: "viewer" }) },
+  ...shows("forbidden"),
+};
+export const Audit: Story = {
+  name: "Partner audit",
+  args: { route: "/partner/audit" },
+  globals: desktop,
+  tags: ["desktop"],
+  ...showsText("quota_application.move"),
+};
+export const AuditEmpty: Story = {
+  name: "Partner audit: empty",
+  args: { route: "/partner/audit" },
+  parameters: { msw: emptyHandlers },
+  ...shows("list-empty"),
+};
 export const Menu: Story = {
   name: "Partner menu: phone",
   args: { route: "/partner/dashboard" },

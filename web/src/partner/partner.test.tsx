@@ -6,7 +6,19 @@ import { storeSet } from "@/shared/lib/session-store";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 import type { Role } from "./api/auth";
-import { BACKUP_CODES, detail, EMPTY_STATS, ENROLMENT, FILTER_OPTIONS, member, row, rows, singleDeal, STATS, subPartner } from "./fixtures";
+import {
+  BACKUP_CODES,
+  detail,
+  EMPTY_STATS,
+  ENROLMENT,
+  FILTER_OPTIONS,
+  member,
+  row,
+  rows,
+  singleDeal,
+  STATS,
+  subPartner,
+} from "./fixtures";
 import { type PartnerCall, type PartnerRoutes, stubPartnerApi } from "./test-api";
 
 const API = "/api/partner/";
@@ -65,7 +77,11 @@ describe("login", () => {
     // An owner's token of the flow in the same tab never goes along.
     storeSet("tokens", { access: "owner-access", refresh: "owner-refresh" });
     renderAt("/partner/applications?status=qa_entered");
-    await waitFor(() => expect(currentLocation()).toBe(`/partner/login?next=${encodeURIComponent("/partner/applications?status=qa_entered")}`));
+    await waitFor(() =>
+      expect(currentLocation()).toBe(
+        `/partner/login?next=${encodeURIComponent("/partner/applications?status=qa_entered")}`,
+      ),
+    );
 
     fireEvent.click(await screen.findByTestId("partner-login"));
     expect((await screen.findAllByText("Pflichtfeld")).length).toBe(2);
@@ -91,7 +107,9 @@ describe("login", () => {
     stubPartnerApi({
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
       [`POST ${API}auth/login/`]: () =>
-        ++tries === 1 ? { status: 400, body: { detail: "Benutzername oder Passwort ist falsch." } } : { status: 429, body: { detail: "Zu viele Versuche.", wait: 32 } },
+        ++tries === 1
+          ? { status: 400, body: { detail: "Benutzername oder Passwort ist falsch." } }
+          : { status: 429, body: { detail: "Zu viele Versuche.", wait: 32 } },
     });
     renderAt("/partner/login");
     fireEvent.change(await screen.findByTestId("partner-username"), { target: { value: "anna" } });
@@ -106,7 +124,10 @@ describe("login", () => {
     stubPartnerApi({
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
       [`POST ${API}auth/login/`]: () => ({ body: { step: "otp" } }),
-      [`POST ${API}auth/otp/`]: () => ({ status: 400, body: { token: { error_code: "OTP001", message: "Der Code ist falsch." } } }),
+      [`POST ${API}auth/otp/`]: () => ({
+        status: 400,
+        body: { token: { error_code: "OTP001", message: "Der Code ist falsch." } },
+      }),
     });
     renderAt("/partner/login");
     fireEvent.change(await screen.findByTestId("partner-username"), { target: { value: "anna" } });
@@ -132,19 +153,29 @@ describe("login", () => {
     fireEvent.change(await screen.findByTestId("partner-username"), { target: { value: "anna" } });
     fireEvent.change(screen.getByTestId("partner-password"), { target: { value: "Geheim_2026!" } });
     fireEvent.click(screen.getByTestId("partner-login"));
-    expect(await screen.findByRole("img", { name: "QR-Code für die Authenticator-App" })).toHaveAttribute("src", ENROLMENT.qr_svg);
+    expect(await screen.findByRole("img", { name: "QR-Code für die Authenticator-App" })).toHaveAttribute(
+      "src",
+      ENROLMENT.qr_svg,
+    );
     expect(screen.getByTestId("enrol-secret")).toHaveTextContent(ENROLMENT.secret);
     fireEvent.change(screen.getByTestId("enrol-token"), { target: { value: "246810" } });
     fireEvent.click(screen.getByTestId("enrol-submit"));
     const codes = await screen.findByTestId("backup-codes");
-    expect(within(codes).getAllByRole("listitem").map((item) => item.textContent)).toEqual(BACKUP_CODES);
+    expect(
+      within(codes)
+        .getAllByRole("listitem")
+        .map((item) => item.textContent),
+    ).toEqual(BACKUP_CODES);
     fireEvent.click(screen.getByTestId("codes-done"));
     await waitFor(() => expect(currentLocation()).toBe("/partner/dashboard"));
     expect(lastCall(calls, `${API}auth/enrol/`).body).toEqual({ token: "246810" });
   });
 
   it("English on request: the texts and the server's language follow", async () => {
-    const calls = stubPartnerApi({ [`GET ${API}auth/csrf/`]: () => ({ status: 204 }), [`POST ${API}auth/login/`]: () => ({ status: 400, body: { detail: "Wrong username or password." } }) });
+    const calls = stubPartnerApi({
+      [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
+      [`POST ${API}auth/login/`]: () => ({ status: 400, body: { detail: "Wrong username or password." } }),
+    });
     renderAt("/partner/login");
     fireEvent.click(await screen.findByTestId("partner-language"));
     expect(await screen.findByText("Partner area login")).toBeInTheDocument();
@@ -163,13 +194,17 @@ describe("invite", () => {
     const calls = stubPartnerApi({
       ...loggedIn("back_office"),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [`GET ${API}auth/invite/k3y/`]: () => ({ body: { email: "ben@autohaus.example", partner_name: "Autohaus Muster" } }),
+      [`GET ${API}auth/invite/k3y/`]: () => ({
+        body: { email: "ben@autohaus.example", partner_name: "Autohaus Muster" },
+      }),
       [`POST ${API}auth/invite/k3y/`]: () => ({ body: { step: "enrol", enrolment: ENROLMENT } }),
       [`POST ${API}auth/enrol/`]: () => ({ body: { backup_codes: BACKUP_CODES, me: member("back_office") } }),
       [`GET ${API}stats/`]: () => ({ body: STATS }),
     });
     renderAt("/partner/invite/k3y");
-    expect(await screen.findByText(/Autohaus Muster hat Sie in den Partnerbereich eingeladen \(ben@autohaus.example\)/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/Autohaus Muster hat Sie in den Partnerbereich eingeladen \(ben@autohaus.example\)/),
+    ).toBeInTheDocument();
     fireEvent.change(screen.getByTestId("invite-password"), { target: { value: "kurz" } });
     fireEvent.change(screen.getByTestId("invite-password-again"), { target: { value: "anders" } });
     fireEvent.click(screen.getByTestId("invite-submit"));
@@ -197,7 +232,11 @@ describe("layout", () => {
     stubPartnerApi({ ...loggedIn("viewer"), [`GET ${API}stats/`]: () => ({ body: STATS }) });
     renderAt("/partner");
     const menu = await screen.findByTestId("partner-menu");
-    expect(within(menu).getAllByRole("link").map((link) => link.textContent)).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge"]);
+    expect(
+      within(menu)
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge"]);
     await waitFor(() => expect(currentLocation()).toBe("/partner/dashboard"));
   });
 
@@ -205,7 +244,11 @@ describe("layout", () => {
     stubPartnerApi({ ...loggedIn("partner_admin"), [`GET ${API}stats/`]: () => ({ body: STATS }) });
     const first = renderAt("/partner/dashboard");
     const menu = await screen.findByTestId("partner-menu");
-    expect(within(menu).getAllByRole("link").map((link) => link.textContent)).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Mitarbeiter", "Protokoll"]);
+    expect(
+      within(menu)
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Mitarbeiter", "Protokoll"]);
     first.unmount();
     vi.unstubAllGlobals();
     stubPartnerApi(loggedIn("viewer"));
@@ -214,7 +257,12 @@ describe("layout", () => {
   });
 
   it("logout ends the session and forgets the list's state", async () => {
-    const calls = stubPartnerApi({ ...loggedIn(), [`GET ${API}stats/`]: () => ({ body: STATS }), [`GET ${API}auth/csrf/`]: () => ({ status: 204 }), [`POST ${API}auth/logout/`]: () => ({ status: 204 }) });
+    const calls = stubPartnerApi({
+      ...loggedIn(),
+      [`GET ${API}stats/`]: () => ({ body: STATS }),
+      [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
+      [`POST ${API}auth/logout/`]: () => ({ status: 204 }),
+    });
     window.localStorage.setItem("filter-values", JSON.stringify({ status: ["qa_entered"] }));
     renderAt("/partner/dashboard");
     fireEvent.click(await screen.findByTestId("partner-logout"));
@@ -227,19 +275,32 @@ describe("layout", () => {
 describe("applications", { timeout: 90_000 }, () => {
   it("the URL's filter, order and page go to the server; the rows are shown; the CSV link carries the filter", async () => {
     const calls = stubPartnerApi({ ...loggedIn("back_office"), [LIST]: () => page(rows(3), 312) });
-    renderAt("/partner/applications?status=qa_entered&status=qa_picked_up&sub_partner=1&q=Muster&ordering=sequence&page=2");
+    renderAt(
+      "/partner/applications?status=qa_entered&status=qa_picked_up&sub_partner=1&q=Muster&ordering=sequence&page=2",
+    );
     expect(await screen.findByText("100002")).toBeInTheDocument();
     expect(screen.getByText("Max Müller")).toBeInTheDocument();
     const list = lastCall(calls, `${API}quota_applications/`);
     expect(list.query.getAll("status")).toEqual(["qa_entered", "qa_picked_up"]);
-    expect(Object.fromEntries([...list.query].filter(([name]) => name !== "status"))).toEqual({ sub_partner: "1", q: "Muster", page: "2", page_size: "25", ordering: "sequence" });
+    expect(Object.fromEntries([...list.query].filter(([name]) => name !== "status"))).toEqual({
+      sub_partner: "1",
+      q: "Muster",
+      page: "2",
+      page_size: "25",
+      ordering: "sequence",
+    });
     const csv = new URL(screen.getByTestId("csv-download").getAttribute("href") ?? "", "http://x");
     expect(csv.pathname).toBe(`${API}quota_applications/export.csv`);
     expect(csv.searchParams.getAll("status")).toEqual(["qa_entered", "qa_picked_up"]);
     expect(csv.searchParams.get("q")).toBe("Muster");
     expect(csv.searchParams.has("page")).toBe(false);
     // kept for the next visit
-    expect(JSON.parse(window.localStorage.getItem("filter-values") ?? "{}")).toMatchObject({ status: ["qa_entered", "qa_picked_up"], sub_partner: ["1"], q: ["Muster"], page: ["2"] });
+    expect(JSON.parse(window.localStorage.getItem("filter-values") ?? "{}")).toMatchObject({
+      status: ["qa_entered", "qa_picked_up"],
+      sub_partner: ["1"],
+      q: ["Muster"],
+      page: ["2"],
+    });
   });
 
   it("a filter change goes into the URL (page 1 again) and to the server; sorting by a column too", async () => {
@@ -252,17 +313,28 @@ describe("applications", { timeout: 90_000 }, () => {
     expect(currentLocation()).toContain("page=1");
     await waitFor(() => expect(lastCall(calls, `${API}quota_applications/`).query.get("q")).toBe("WVWZZZ"));
     fireEvent.change(screen.getByTestId("filter-from"), { target: { value: "2026-03-01" } });
-    await waitFor(() => expect(lastCall(calls, `${API}quota_applications/`).query.get("created_from")).toBe("2026-03-01"));
+    await waitFor(() =>
+      expect(lastCall(calls, `${API}quota_applications/`).query.get("created_from")).toBe("2026-03-01"),
+    );
     fireEvent.click(screen.getByRole("columnheader", { name: /Halter/ }));
     await waitFor(() => expect(lastCall(calls, `${API}quota_applications/`).query.get("ordering")).toBe("last_name"));
-    expect(JSON.parse(window.localStorage.getItem("filter-values") ?? "{}")).toMatchObject({ q: ["WVWZZZ"], created_from: ["2026-03-01"], ordering: ["last_name"] });
+    expect(JSON.parse(window.localStorage.getItem("filter-values") ?? "{}")).toMatchObject({
+      q: ["WVWZZZ"],
+      created_from: ["2026-03-01"],
+      ordering: ["last_name"],
+    });
   });
 
   it("a bare /partner/applications opens the list as it was left (filter-values)", async () => {
-    window.localStorage.setItem("filter-values", JSON.stringify({ status: ["qa_paid"], legislation_year: ["2025"], page_size: ["50"] }));
+    window.localStorage.setItem(
+      "filter-values",
+      JSON.stringify({ status: ["qa_paid"], legislation_year: ["2025"], page_size: ["50"] }),
+    );
     const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => page([row(8)]) });
     renderAt("/partner/applications");
-    await waitFor(() => expect(currentLocation()).toBe("/partner/applications?status=qa_paid&legislation_year=2025&page_size=50"));
+    await waitFor(() =>
+      expect(currentLocation()).toBe("/partner/applications?status=qa_paid&legislation_year=2025&page_size=50"),
+    );
     await screen.findByText("100008");
     const list = lastCall(calls, `${API}quota_applications/`);
     expect(list.query.get("status")).toBe("qa_paid");
@@ -275,7 +347,12 @@ describe("applications", { timeout: 90_000 }, () => {
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
       [LIST]: () => page(rows(3)),
       [`POST ${API}quota_applications/moves/`]: () => ({
-        body: { results: [{ id: 1, ok: true }, { id: 2, ok: false, detail: "Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich." }] },
+        body: {
+          results: [
+            { id: 1, ok: true },
+            { id: 2, ok: false, detail: "Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich." },
+          ],
+        },
       }),
     });
     renderAt("/partner/applications");
@@ -298,7 +375,11 @@ describe("applications", { timeout: 90_000 }, () => {
     const refusals = within(dialog).getByTestId("move-refusals");
     expect(within(refusals).getByText("100002")).toBeInTheDocument();
     expect(within(refusals).getByText("Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich.")).toBeInTheDocument();
-    expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({ ids: [1, 2], status: "qa_paid", reason: "Zahlung am 28.03. erfolgt" });
+    expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({
+      ids: [1, 2],
+      status: "qa_paid",
+      reason: "Zahlung am 28.03. erfolgt",
+    });
   });
 
   it("a viewer reads the list but gets neither selection, moves nor the CSV", async () => {
@@ -316,7 +397,10 @@ describe("applications", { timeout: 90_000 }, () => {
     expect(await screen.findByText("Keine Anträge für diesen Filter.")).toBeInTheDocument();
     first.unmount();
     vi.unstubAllGlobals();
-    stubPartnerApi({ ...loggedIn(), [LIST]: () => ({ status: 403, body: { detail: "Dafür fehlt Ihnen die Berechtigung." } }) });
+    stubPartnerApi({
+      ...loggedIn(),
+      [LIST]: () => ({ status: 403, body: { detail: "Dafür fehlt Ihnen die Berechtigung." } }),
+    });
     renderAt("/partner/applications");
     expect(await screen.findByTestId("forbidden")).toHaveTextContent("Dafür fehlt Ihnen die Berechtigung.");
   });
@@ -333,7 +417,10 @@ describe("applications", { timeout: 90_000 }, () => {
     fireEvent.click(await screen.findByTestId("open-2"));
     await waitFor(() => expect(currentLocation()).toContain("open=2"));
     const drawer = await screen.findByTestId("application-detail");
-    expect(within(drawer).getByRole("img", { name: "Zulassungsbescheinigung des Antrags 100002" })).toHaveAttribute("src", "/story-scan.svg");
+    expect(within(drawer).getByRole("img", { name: "Zulassungsbescheinigung des Antrags 100002" })).toHaveAttribute(
+      "src",
+      "/story-scan.svg",
+    );
     const zoom = within(drawer).getByTestId("scan-zoom");
     fireEvent.click(zoom);
     expect(zoom).toHaveAttribute("aria-pressed", "true");
@@ -348,7 +435,11 @@ describe("applications", { timeout: 90_000 }, () => {
     fireEvent.change(within(dialog).getByTestId("move-reason"), { target: { value: "Vollständig" } });
     fireEvent.click(within(dialog).getByTestId("move-submit"));
     expect(await within(dialog).findByText("1 verschoben, 0 abgelehnt.")).toBeInTheDocument();
-    expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({ ids: [2], status: "qa_sent_to_uba", reason: "Vollständig" });
+    expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({
+      ids: [2],
+      status: "qa_sent_to_uba",
+      reason: "Vollständig",
+    });
     fireEvent.click(within(dialog).getByTestId("move-close"));
     fireEvent.click(screen.getByTestId("drawer-close"));
     await waitFor(() => expect(currentLocation()).not.toContain("open="));
@@ -364,7 +455,12 @@ describe("sub-partners and single deals", { timeout: 90_000 }, () => {
       [`GET ${API}sub_partners/`]: () => page([subPartner(1)]),
       [`POST ${API}sub_partners/`]: () =>
         ++tries === 1
-          ? { status: 400, body: { referral_key: { error_code: "SUB002", message: "Dieser Empfehlungsschlüssel ist schon vergeben." } } }
+          ? {
+              status: 400,
+              body: {
+                referral_key: { error_code: "SUB002", message: "Dieser Empfehlungsschlüssel ist schon vergeben." },
+              },
+            }
           : { status: 201, body: subPartner(2, { name: "Solar Schulz", referral_key: "schulz" }) },
     });
     renderAt("/partner/sub-partners");
@@ -382,27 +478,50 @@ describe("sub-partners and single deals", { timeout: 90_000 }, () => {
     fireEvent.change(within(form).getByTestId("field-contact_email"), { target: { value: "info@schulz.example" } });
     fireEvent.change(within(form).getByTestId("field-referral_key"), { target: { value: "meier-1" } });
     fireEvent.change(within(form).getByTestId("field-fee_share_percent"), { target: { value: "7,5" } });
-    await waitFor(() => expect(JSON.parse(window.localStorage.getItem("sub-partner-details") ?? "{}")).toMatchObject({ name: "Solar Schulz", fee_share_percent: "7,5" }));
+    await waitFor(() =>
+      expect(JSON.parse(window.localStorage.getItem("sub-partner-details") ?? "{}")).toMatchObject({
+        name: "Solar Schulz",
+        fee_share_percent: "7,5",
+      }),
+    );
     fireEvent.click(within(form).getByTestId("form-save"));
     expect(await within(form).findByText("Dieser Empfehlungsschlüssel ist schon vergeben.")).toBeInTheDocument();
     fireEvent.change(within(form).getByTestId("field-referral_key"), { target: { value: "schulz" } });
     fireEvent.click(within(form).getByTestId("form-save"));
     await waitFor(() => expect(screen.queryByTestId("sub-partner-form")).toBeNull());
-    expect(lastCall(calls, `${API}sub_partners/`, "POST").body).toEqual({ name: "Solar Schulz", contact_name: "", contact_email: "info@schulz.example", contact_phone: "", referral_key: "schulz", fee_share_percent: "7.50" });
+    expect(lastCall(calls, `${API}sub_partners/`, "POST").body).toEqual({
+      name: "Solar Schulz",
+      contact_name: "",
+      contact_email: "info@schulz.example",
+      contact_phone: "",
+      referral_key: "schulz",
+      fee_share_percent: "7.50",
+    });
     expect(window.localStorage.getItem("subpartner-id")).toBeNull();
     expect(window.localStorage.getItem("sub-partner-details")).toBeNull();
   });
 
   it("an unsaved sub-partner form opens again after a reload", async () => {
     window.localStorage.setItem("subpartner-id", "1");
-    window.localStorage.setItem("sub-partner-details", JSON.stringify({ name: "Elektro Meier GmbH", fee_share_percent: "12" }));
-    const calls = stubPartnerApi({ ...loggedIn(), [`GET ${API}auth/csrf/`]: () => ({ status: 204 }), [`GET ${API}sub_partners/`]: () => page([subPartner(1)]), [`PATCH ${API}sub_partners/1/`]: () => ({ body: subPartner(1) }) });
+    window.localStorage.setItem(
+      "sub-partner-details",
+      JSON.stringify({ name: "Elektro Meier GmbH", fee_share_percent: "12" }),
+    );
+    const calls = stubPartnerApi({
+      ...loggedIn(),
+      [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
+      [`GET ${API}sub_partners/`]: () => page([subPartner(1)]),
+      [`PATCH ${API}sub_partners/1/`]: () => ({ body: subPartner(1) }),
+    });
     renderAt("/partner/sub-partners");
     const form = await screen.findByTestId("sub-partner-form");
     expect(within(form).getByTestId("field-name")).toHaveValue("Elektro Meier GmbH");
     fireEvent.click(within(form).getByTestId("form-save"));
     await waitFor(() => expect(lastCall(calls, `${API}sub_partners/1/`)?.method).toBe("PATCH"));
-    expect(lastCall(calls, `${API}sub_partners/1/`).body).toMatchObject({ name: "Elektro Meier GmbH", fee_share_percent: "12.00" });
+    expect(lastCall(calls, `${API}sub_partners/1/`).body).toMatchObject({
+      name: "Elektro Meier GmbH",
+      fee_share_percent: "12.00",
+    });
   });
 
   it("creates a single deal: euros and years as the API takes them", async () => {
@@ -423,11 +542,21 @@ describe("sub-partners and single deals", { timeout: 90_000 }, () => {
     fireEvent.change(within(form).getByTestId("field-vehicle_cap"), { target: { value: "0" } });
     fireEvent.click(within(form).getByTestId("form-save"));
     expect(await within(form).findByText("Eine ganze Zahl ab 1, oder leer für keine Grenze.")).toBeInTheDocument();
-    expect(JSON.parse(window.localStorage.getItem("single-deal-details") ?? "{}")).toMatchObject({ id: null, values: { name: "Taxi Berlin" } });
+    expect(JSON.parse(window.localStorage.getItem("single-deal-details") ?? "{}")).toMatchObject({
+      id: null,
+      values: { name: "Taxi Berlin" },
+    });
     fireEvent.change(within(form).getByTestId("field-vehicle_cap"), { target: { value: "25" } });
     fireEvent.click(within(form).getByTestId("form-save"));
     await waitFor(() => expect(screen.queryByTestId("single-deal-form")).toBeNull());
-    expect(lastCall(calls, `${API}single_deals/`, "POST").body).toEqual({ name: "Taxi Berlin", customer: "", price_net: "70.50", vat_percent: "19.00", legislation_years: [2026, 2027], vehicle_cap: 25 });
+    expect(lastCall(calls, `${API}single_deals/`, "POST").body).toEqual({
+      name: "Taxi Berlin",
+      customer: "",
+      price_net: "70.50",
+      vat_percent: "19.00",
+      legislation_years: [2026, 2027],
+      vehicle_cap: 25,
+    });
     expect(window.localStorage.getItem("single-deal-details")).toBeNull();
   });
 });
@@ -441,10 +570,37 @@ describe("staff, audit, dashboard", { timeout: 90_000 }, () => {
         body: {
           count: 2,
           results: [
-            { ...member(), is_active: true, created_at: "2026-01-01T00:00:00Z", last_login: null, invited_by: null, has_second_factor: true },
-            { id: 2, email: "ben@autohaus.example", name: "Ben Backoffice", role: "back_office", is_active: true, created_at: "2026-01-02T00:00:00Z", last_login: null, invited_by: 1, has_second_factor: true },
+            {
+              ...member(),
+              is_active: true,
+              created_at: "2026-01-01T00:00:00Z",
+              last_login: null,
+              invited_by: null,
+              has_second_factor: true,
+            },
+            {
+              id: 2,
+              email: "ben@autohaus.example",
+              name: "Ben Backoffice",
+              role: "back_office",
+              is_active: true,
+              created_at: "2026-01-02T00:00:00Z",
+              last_login: null,
+              invited_by: 1,
+              has_second_factor: true,
+            },
           ],
-          invites: [{ id: 5, email: "cem@autohaus.example", name: "Cem", role: "viewer", created_at: "2026-03-01T00:00:00Z", expires_at: "2026-03-04T00:00:00Z", invited_by: 1 }],
+          invites: [
+            {
+              id: 5,
+              email: "cem@autohaus.example",
+              name: "Cem",
+              role: "viewer",
+              created_at: "2026-03-01T00:00:00Z",
+              expires_at: "2026-03-04T00:00:00Z",
+              invited_by: 1,
+            },
+          ],
         },
       }),
       [`POST ${API}staff/`]: () => ({ status: 201, body: {} }),
@@ -459,15 +615,38 @@ describe("staff, audit, dashboard", { timeout: 90_000 }, () => {
     fireEvent.change(screen.getByTestId("invite-name"), { target: { value: "Dana" } });
     fireEvent.change(screen.getByTestId("invite-email"), { target: { value: "dana@autohaus.example" } });
     fireEvent.click(screen.getByTestId("invite-send"));
-    expect(await screen.findByTestId("staff-invited")).toHaveTextContent("Die Einladung an dana@autohaus.example ist verschickt.");
-    expect(lastCall(calls, `${API}staff/`, "POST").body).toEqual({ name: "Dana", email: "dana@autohaus.example", role: "back_office" });
+    expect(await screen.findByTestId("staff-invited")).toHaveTextContent(
+      "Die Einladung an dana@autohaus.example ist verschickt.",
+    );
+    expect(lastCall(calls, `${API}staff/`, "POST").body).toEqual({
+      name: "Dana",
+      email: "dana@autohaus.example",
+      role: "back_office",
+    });
   });
 
   it("the audit log shows who changed what", async () => {
     stubPartnerApi({
       ...loggedIn(),
       [`GET ${API}audit/`]: () => ({
-        body: { count: 1, page: 1, page_size: 50, results: [{ id: 9, actor: "Anna Admin", actor_id: 1, action: "sub_partner.update", object_type: "sub_partner", object_id: "1", before: { fee_share_percent: "10.00" }, after: { fee_share_percent: "12.00" }, created_at: "2026-03-05T11:00:00+01:00" }] },
+        body: {
+          count: 1,
+          page: 1,
+          page_size: 50,
+          results: [
+            {
+              id: 9,
+              actor: "Anna Admin",
+              actor_id: 1,
+              action: "sub_partner.update",
+              object_type: "sub_partner",
+              object_id: "1",
+              before: { fee_share_percent: "10.00" },
+              after: { fee_share_percent: "12.00" },
+              created_at: "2026-03-05T11:00:00+01:00",
+            },
+          ],
+        },
       }),
     });
     renderAt("/partner/audit");
@@ -477,11 +656,20 @@ describe("staff, audit, dashboard", { timeout: 90_000 }, () => {
   });
 
   it("the dashboard asks for its period and sub-partner and draws the charts; an empty period says so", async () => {
-    const calls = stubPartnerApi({ ...loggedIn("viewer"), [`GET ${API}stats/`]: (call) => ({ body: call.query.get("sub_partner") === "2" ? EMPTY_STATS : STATS }) });
+    const calls = stubPartnerApi({
+      ...loggedIn("viewer"),
+      [`GET ${API}stats/`]: (call) => ({ body: call.query.get("sub_partner") === "2" ? EMPTY_STATS : STATS }),
+    });
     renderAt("/partner/dashboard?created_from=2026-03-01");
     const charts = await screen.findByTestId("stats-charts");
     expect(lastCall(calls, `${API}stats/`).query.get("created_from")).toBe("2026-03-01");
-    for (const title of ["Registrierungen pro Tag", "Trichter", "Statusverteilung", "Auszahlungen (brutto)", "Nach Unterpartner"]) {
+    for (const title of [
+      "Registrierungen pro Tag",
+      "Trichter",
+      "Statusverteilung",
+      "Auszahlungen (brutto)",
+      "Nach Unterpartner",
+    ]) {
       expect(within(charts).getByRole("region", { name: title })).toBeInTheDocument();
     }
     expect(screen.getByRole("table", { name: "Tabelle: Auszahlungen (brutto)" })).toHaveTextContent("4.521,30 €");

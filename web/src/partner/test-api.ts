@@ -26,4 +26,3 @@ export function stubPartnerApi(routes: PartnerRoutes): PartnerCall[] {
   );
   return calls;
 }
-

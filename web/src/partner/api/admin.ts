@@ -7,10 +7,22 @@ import { partnerApi } from "./client";
 
 export const statsSchema = z.object({
   per_day: z.array(z.object({ date: z.string(), count: z.number() })),
-  funnel: z.object({ flow_started: z.number(), code_verified: z.number(), scan_accepted: z.number(), billing_locked: z.number() }),
+  funnel: z.object({
+    flow_started: z.number(),
+    code_verified: z.number(),
+    scan_accepted: z.number(),
+    billing_locked: z.number(),
+  }),
   status_distribution: z.array(z.object({ status: z.string(), label: z.string(), count: z.number() })),
   payouts: z.object({ owed_gross: z.string(), paid_gross: z.string() }),
-  per_sub_partner: z.array(z.object({ id: z.number().nullable(), name: z.string(), count: z.number(), fee_share_gross: z.string().nullable() })),
+  per_sub_partner: z.array(
+    z.object({
+      id: z.number().nullable(),
+      name: z.string(),
+      count: z.number(),
+      fee_share_gross: z.string().nullable(),
+    }),
+  ),
 });
 export type Stats = z.infer<typeof statsSchema>;
 
@@ -19,7 +31,11 @@ export async function stats(query: URLSearchParams, signal?: AbortSignal): Promi
 }
 
 export const useStats = (query: URLSearchParams) =>
-  useQuery({ queryKey: ["partner", "stats", query.toString()], queryFn: ({ signal }) => stats(query, signal), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: ["partner", "stats", query.toString()],
+    queryFn: ({ signal }) => stats(query, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export const staffSchema = z.object({
   id: z.number(),
@@ -32,13 +48,22 @@ export const staffSchema = z.object({
 });
 export type StaffMember = z.infer<typeof staffSchema>;
 
-const inviteSchema = z.object({ id: z.number(), email: z.string(), name: z.string(), role: z.enum(ROLES), created_at: z.string(), expires_at: z.string().optional() });
+const inviteSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+  created_at: z.string(),
+  expires_at: z.string().optional(),
+});
 
 /** Members, then the invites not yet accepted (shown as "invited"; their ids are the invite's). */
-const staffList = z.object({ results: z.array(staffSchema), invites: z.array(inviteSchema).default([]) }).transform((answer) => [
-  ...answer.results,
-  ...answer.invites.map((invite) => ({ ...invite, id: -invite.id, is_active: true, pending: true })),
-]);
+const staffList = z
+  .object({ results: z.array(staffSchema), invites: z.array(inviteSchema).default([]) })
+  .transform((answer) => [
+    ...answer.results,
+    ...answer.invites.map((invite) => ({ ...invite, id: -invite.id, is_active: true, pending: true })),
+  ]);
 
 export const STAFF_KEY = ["partner", "staff"] as const;
 
@@ -59,7 +84,8 @@ export function useStaffInvite() {
 export function useStaffChange() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, change }: { id: number; change: { role: string } | { is_active: boolean } }) => partnerApi(`staff/${id}/`, { method: "PATCH", json: change }),
+    mutationFn: ({ id, change }: { id: number; change: { role: string } | { is_active: boolean } }) =>
+      partnerApi(`staff/${id}/`, { method: "PATCH", json: change }),
     onSuccess: () => client.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }
@@ -69,7 +95,10 @@ export const auditEntrySchema = z.object({
   actor: z.string().nullable(),
   action: z.string(),
   object_type: z.string(),
-  object_id: z.union([z.string(), z.number()]).nullable().transform((value) => (value === null ? "" : String(value))),
+  object_id: z
+    .union([z.string(), z.number()])
+    .nullable()
+    .transform((value) => (value === null ? "" : String(value))),
   before: z.unknown().nullable().optional(),
   after: z.unknown().nullable().optional(),
   created_at: z.string(),
@@ -77,8 +106,14 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export async function audit(query: URLSearchParams, signal?: AbortSignal) {
-  return z.object({ count: z.number(), results: z.array(auditEntrySchema) }).parse(await partnerApi("audit/", { query, signal }));
+  return z
+    .object({ count: z.number(), results: z.array(auditEntrySchema) })
+    .parse(await partnerApi("audit/", { query, signal }));
 }
 
 export const useAudit = (query: URLSearchParams) =>
-  useQuery({ queryKey: ["partner", "audit", query.toString()], queryFn: ({ signal }) => audit(query, signal), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: ["partner", "audit", query.toString()],
+    queryFn: ({ signal }) => audit(query, signal),
+    placeholderData: keepPreviousData,
+  });

@@ -71,12 +71,23 @@ export const applicationDetailSchema = applicationRowSchema.extend({
             name: client.name ?? [client.first_name, client.last_name].filter(Boolean).join(" "),
             address:
               client.address ??
-              [[client.street_name, client.street_number].filter(Boolean).join(" "), [client.postal_code, client.city].filter(Boolean).join(" ")].filter(Boolean).join(", "),
+              [
+                [client.street_name, client.street_number].filter(Boolean).join(" "),
+                [client.postal_code, client.city].filter(Boolean).join(" "),
+              ]
+                .filter(Boolean)
+                .join(", "),
             business_name: client.business_name ?? client.name_of_business ?? "",
           },
     ),
   history: z.array(
-    z.object({ status: z.string(), status_label: z.string(), reason: z.string().nullable().optional(), actor: z.string().nullable().optional(), created_at: z.string() }),
+    z.object({
+      status: z.string(),
+      status_label: z.string(),
+      reason: z.string().nullable().optional(),
+      actor: z.string().nullable().optional(),
+      created_at: z.string(),
+    }),
   ),
   allowed_moves: z.array(move),
 });
@@ -114,15 +125,24 @@ export async function applicationGet(id: number): Promise<ApplicationDetail> {
 }
 
 export const useApplication = (id: number | null) =>
-  useQuery({ queryKey: [...APPLICATIONS_KEY, "detail", id], queryFn: () => applicationGet(id as number), enabled: id !== null });
+  useQuery({
+    queryKey: [...APPLICATIONS_KEY, "detail", id],
+    queryFn: () => applicationGet(id as number),
+    enabled: id !== null,
+  });
 
 export async function filterOptions(): Promise<FilterOptions> {
   return filterOptionsSchema.parse(await partnerApi("quota_applications/filters/"));
 }
 
-export const useFilterOptions = () => useQuery({ queryKey: [...APPLICATIONS_KEY, "filters"], queryFn: filterOptions, staleTime: 60_000 });
+export const useFilterOptions = () =>
+  useQuery({ queryKey: [...APPLICATIONS_KEY, "filters"], queryFn: filterOptions, staleTime: 60_000 });
 
-export async function applicationsMove(payload: { ids: number[]; status: string; reason: string }): Promise<MoveResult> {
+export async function applicationsMove(payload: {
+  ids: number[];
+  status: string;
+  reason: string;
+}): Promise<MoveResult> {
   return moveResultSchema.parse(await partnerApi("quota_applications/moves/", { json: payload }));
 }
 

@@ -34,7 +34,9 @@ export async function me(): Promise<Me> {
 export const useMe = () => useQuery({ queryKey: ME_KEY, queryFn: me, retry: false, staleTime: 60_000 });
 
 export async function login(payload: { username: string; password: string }): Promise<LoginAnswer> {
-  return loginAnswerSchema.parse(await partnerApi("auth/login/", { json: { username: payload.username.trim(), password: payload.password } }));
+  return loginAnswerSchema.parse(
+    await partnerApi("auth/login/", { json: { username: payload.username.trim(), password: payload.password } }),
+  );
 }
 
 export const useLogin = () => useMutation({ mutationFn: login });
@@ -64,7 +66,9 @@ export async function inviteGet(key: string) {
 }
 
 export async function inviteAccept(payload: { key: string; password: string }): Promise<LoginAnswer> {
-  return loginAnswerSchema.parse(await partnerApi(`auth/invite/${encodeURIComponent(payload.key)}/`, { json: { password: payload.password } }));
+  return loginAnswerSchema.parse(
+    await partnerApi(`auth/invite/${encodeURIComponent(payload.key)}/`, { json: { password: payload.password } }),
+  );
 }
 
 export const useInviteAccept = () => useMutation({ mutationFn: inviteAccept });

@@ -10,7 +10,12 @@ export { ApiError };
 
 export const PARTNER_API = "/api/partner/";
 
-type Options = { method?: string; json?: unknown; query?: URLSearchParams | Record<string, string>; signal?: AbortSignal };
+type Options = {
+  method?: string;
+  json?: unknown;
+  query?: URLSearchParams | Record<string, string>;
+  signal?: AbortSignal;
+};
 
 let language = "de";
 let unauthenticated: () => void = () => {};
@@ -34,7 +39,10 @@ export function csrfToken(): string {
 /** `GET auth/csrf/` once (or again when the cookie is gone), before the first unsafe call. */
 export function ensureCsrf(): Promise<void> {
   if (csrfToken()) return Promise.resolve();
-  csrfReady ??= fetch(`${PARTNER_API}auth/csrf/`, { credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": language } })
+  csrfReady ??= fetch(`${PARTNER_API}auth/csrf/`, {
+    credentials: "same-origin",
+    headers: { Accept: "application/json", "Accept-Language": language },
+  })
     .then(() => undefined)
     .finally(() => {
       csrfReady = null;

@@ -55,8 +55,15 @@ export const useOperationList = <K extends Kind>(kind: K, query: URLSearchParams
     placeholderData: keepPreviousData,
   });
 
-export async function operationSave<K extends Kind>(kind: K, id: number | null, values: Record<string, unknown>): Promise<Item<K>> {
-  const answer = await partnerApi(id === null ? `${kind}/` : `${kind}/${id}/`, { method: id === null ? "POST" : "PATCH", json: values });
+export async function operationSave<K extends Kind>(
+  kind: K,
+  id: number | null,
+  values: Record<string, unknown>,
+): Promise<Item<K>> {
+  const answer = await partnerApi(id === null ? `${kind}/` : `${kind}/${id}/`, {
+    method: id === null ? "POST" : "PATCH",
+    json: values,
+  });
   return SCHEMAS[kind].parse(answer) as Item<K>;
 }
 
@@ -67,7 +74,8 @@ export async function operationDeactivate(kind: Kind, id: number): Promise<void>
 export function useOperationSave<K extends Kind>(kind: K) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, values }: { id: number | null; values: Record<string, unknown> }) => operationSave(kind, id, values),
+    mutationFn: ({ id, values }: { id: number | null; values: Record<string, unknown> }) =>
+      operationSave(kind, id, values),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: operationsKey(kind) });
       void client.invalidateQueries({ queryKey: APPLICATIONS_KEY });

@@ -31,7 +31,14 @@ export function ApplicationDrawer({ id, onClose }: { id: number | null; onClose:
       onClose={onClose}
       // Above the fixed app bar (a temporary drawer sits at the drawer level, under it).
       sx={{ zIndex: (theme) => theme.zIndex.modal }}
-      slotProps={{ paper: { sx: { width: { xs: "100%", sm: 520 }, p: 2 }, role: "dialog", "aria-labelledby": "drawer-title", "data-testid": "application-drawer" } as object }}
+      slotProps={{
+        paper: {
+          sx: { width: { xs: "100%", sm: 520 }, p: 2 },
+          role: "dialog",
+          "aria-labelledby": "drawer-title",
+          "data-testid": "application-drawer",
+        } as object,
+      }}
     >
       <Box sx={{ display: "flex", alignItems: "center", mb: 1 }}>
         <Typography variant="h2" sx={{ fontSize: 22, flex: 1 }} id="drawer-title">
@@ -93,7 +100,9 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
       <Section title={t("detail.reader")}>
         <Box component="dl" sx={{ m: 0 }}>
           <Field label={t("detail.vin")}>{registration.vin ?? application.vin}</Field>
-          <Field label={t("detail.firstRegistration")}>{registration.first_registration ? day(registration.first_registration, language) : ""}</Field>
+          <Field label={t("detail.firstRegistration")}>
+            {registration.first_registration ? day(registration.first_registration, language) : ""}
+          </Field>
           <Field label={t("detail.vehicleClass")}>{registration.vehicle_class ?? application.vehicle_class}</Field>
           <Field label={t("detail.energyCode")}>{registration.energy_code}</Field>
         </Box>
@@ -117,7 +126,14 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
         ) : (
           <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1 }}>
             {application.allowed_moves.map((move) => (
-              <Button key={move.status} variant="outlined" size="small" disabled={!can.move(me.role)} onClick={() => setTarget(move)} data-testid={`move-to-${move.status}`}>
+              <Button
+                key={move.status}
+                variant="outlined"
+                size="small"
+                disabled={!can.move(me.role)}
+                onClick={() => setTarget(move)}
+                data-testid={`move-to-${move.status}`}
+              >
                 {move.status_label}
               </Button>
             ))}
@@ -127,8 +143,22 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
       <Section title={t("detail.history")}>
         <Box component="ol" sx={{ listStyle: "none", p: 0, m: 0 }} data-testid="detail-history">
           {application.history.map((entry, index) => (
-            <Box component="li" key={`${entry.status}-${entry.created_at}-${index}`} sx={{ display: "flex", gap: 1.5, pb: 1.5 }}>
-              <Box aria-hidden sx={{ mt: 0.75, width: 10, height: 10, borderRadius: "50%", bgcolor: index === application.history.length - 1 ? "primary.main" : "grey.500", flexShrink: 0 }} />
+            <Box
+              component="li"
+              key={`${entry.status}-${entry.created_at}-${index}`}
+              sx={{ display: "flex", gap: 1.5, pb: 1.5 }}
+            >
+              <Box
+                aria-hidden
+                sx={{
+                  mt: 0.75,
+                  width: 10,
+                  height: 10,
+                  borderRadius: "50%",
+                  bgcolor: index === application.history.length - 1 ? "primary.main" : "grey.500",
+                  flexShrink: 0,
+                }}
+              />
               <Box>
                 <Typography variant="body2" sx={{ fontWeight: 600 }}>
                   {entry.status_label}
@@ -137,7 +167,11 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
                   {dateTime(entry.created_at, language)}
                   {entry.actor ? ` · ${t("detail.by", { actor: entry.actor })}` : ""}
                 </Typography>
-                {entry.reason && <Typography variant="body2" sx={{ fontStyle: "italic" }}>{entry.reason}</Typography>}
+                {entry.reason && (
+                  <Typography variant="body2" sx={{ fontStyle: "italic" }}>
+                    {entry.reason}
+                  </Typography>
+                )}
               </Box>
             </Box>
           ))}
@@ -174,19 +208,37 @@ function ZoomableScan({ src, alt }: { src: string; alt: string }) {
         onMouseMove={move}
         onClick={() => setZoom(!zoom)}
         data-testid="detail-scan"
-        sx={{ overflow: "hidden", borderRadius: 1, border: 1, borderColor: "divider", cursor: zoom ? "zoom-out" : "zoom-in" }}
+        sx={{
+          overflow: "hidden",
+          borderRadius: 1,
+          border: 1,
+          borderColor: "divider",
+          cursor: zoom ? "zoom-out" : "zoom-in",
+        }}
       >
         <img
           src={src}
           alt={alt}
-          style={{ display: "block", width: "100%", transition: "transform 0.15s", transform: zoom ? "scale(2.5)" : "none", transformOrigin: origin }}
+          style={{
+            display: "block",
+            width: "100%",
+            transition: "transform 0.15s",
+            transform: zoom ? "scale(2.5)" : "none",
+            transformOrigin: origin,
+          }}
         />
       </Box>
       <IconButton
         aria-label={zoom ? t("detail.zoomOut") : t("detail.zoomIn")}
         aria-pressed={zoom}
         onClick={() => setZoom(!zoom)}
-        sx={{ position: "absolute", right: 8, bottom: 8, bgcolor: "background.paper", "&:hover": { bgcolor: "background.paper" } }}
+        sx={{
+          position: "absolute",
+          right: 8,
+          bottom: 8,
+          bgcolor: "background.paper",
+          "&:hover": { bgcolor: "background.paper" },
+        }}
         data-testid="scan-zoom"
       >
         {zoom ? <ZoomOut /> : <ZoomIn />}

@@ -66,7 +66,14 @@ export function EnrolStep({ enrolment, onDone }: { enrolment: Enrolment; onDone:
           {enrolment.qr_svg.startsWith("data:image/") ? (
             <img src={enrolment.qr_svg} width={176} height={176} alt={t("enrol.qr")} data-testid="enrol-qr" />
           ) : (
-            <QRCodeSVG value={enrolment.otpauth_uri} size={176} title={t("enrol.qr")} role="img" aria-label={t("enrol.qr")} data-testid="enrol-qr" />
+            <QRCodeSVG
+              value={enrolment.otpauth_uri}
+              size={176}
+              title={t("enrol.qr")}
+              role="img"
+              aria-label={t("enrol.qr")}
+              data-testid="enrol-qr"
+            />
           )}
         </Box>
       </Box>

@@ -14,7 +14,13 @@ import type { z } from "zod";
 
 import { errorText, fieldErrors, messageText } from "../api/client";
 
-export type FieldSpec<T> = { name: Path<T> & string; label: string; help?: string; type?: string; inputMode?: "decimal" | "numeric" | "email" | "tel" };
+export type FieldSpec<T> = {
+  name: Path<T> & string;
+  label: string;
+  help?: string;
+  type?: string;
+  inputMode?: "decimal" | "numeric" | "email" | "tel";
+};
 
 /**
  * A create/edit form in a dialog: react-hook-form with the zod rules, the server's field

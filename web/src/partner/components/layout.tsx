@@ -104,15 +104,26 @@ export function PartnerLayout() {
         <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
           <Toolbar sx={{ gap: 1 }}>
             {!wide && (
-              <IconButton edge="start" aria-label={t("nav.openMenu")} aria-expanded={open} onClick={() => setOpen(!open)} data-testid="partner-menu-toggle">
+              <IconButton
+                edge="start"
+                aria-label={t("nav.openMenu")}
+                aria-expanded={open}
+                onClick={() => setOpen(!open)}
+                data-testid="partner-menu-toggle"
+              >
                 <MenuIcon />
               </IconButton>
             )}
-            {partner.theme.assets.logo && <img src={partner.theme.assets.logo} alt={`${partner.name} Logo`} style={{ height: 30, maxWidth: 140 }} />}
+            {partner.theme.assets.logo && (
+              <img src={partner.theme.assets.logo} alt={`${partner.name} Logo`} style={{ height: 30, maxWidth: 140 }} />
+            )}
             <Typography sx={{ fontWeight: 600, display: { xs: "none", sm: "block" } }}>{t("area.title")}</Typography>
             <Box sx={{ flex: 1 }} />
             <LanguageSwitch />
-            <Box sx={{ display: { xs: "none", md: "block" }, textAlign: "right", lineHeight: 1.2 }} data-testid="partner-who">
+            <Box
+              sx={{ display: { xs: "none", md: "block" }, textAlign: "right", lineHeight: 1.2 }}
+              data-testid="partner-who"
+            >
               <Typography variant="body2">{staff.name || staff.email}</Typography>
               <Typography variant="caption" sx={{ color: "text.secondary" }}>
                 {t(`roles.${staff.role}`)}
@@ -128,7 +139,11 @@ export function PartnerLayout() {
           open={wide || open}
           onClose={() => setOpen(false)}
           slotProps={{ paper: { "aria-label": t("nav.menu") } as object }}
-          sx={{ width: wide ? DRAWER_WIDTH : undefined, flexShrink: 0, "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
+          sx={{
+            width: wide ? DRAWER_WIDTH : undefined,
+            flexShrink: 0,
+            "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" },
+          }}
         >
           <Toolbar />
           {menu}

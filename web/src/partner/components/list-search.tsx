@@ -2,7 +2,17 @@ import TextField from "@mui/material/TextField";
 import { type FormEvent, useState } from "react";
 
 /** A search field for a list: applies on Enter or when leaving the field. */
-export function ListSearch({ label, value, onSearch, testid = "list-search" }: { label: string; value: string; onSearch: (value: string) => void; testid?: string }) {
+export function ListSearch({
+  label,
+  value,
+  onSearch,
+  testid = "list-search",
+}: {
+  label: string;
+  value: string;
+  onSearch: (value: string) => void;
+  testid?: string;
+}) {
   const [text, setText] = useState(value);
   const submit = (event: FormEvent) => {
     event.preventDefault();

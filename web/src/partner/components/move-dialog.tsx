@@ -47,7 +47,10 @@ export function MoveDialog({
   const move = useApplicationsMove();
   const [result, setResult] = useState<MoveResult | null>(initialResult);
   const [error, setError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(moveSchema), defaultValues: { status: targets.length === 1 ? targets[0].status : "", reason: "" } });
+  const form = useForm({
+    resolver: zodResolver(moveSchema),
+    defaultValues: { status: targets.length === 1 ? targets[0].status : "", reason: "" },
+  });
   const close = () => {
     const moved = result !== null;
     setResult(null);
@@ -152,7 +155,12 @@ export function MoveDialog({
           </DialogContent>
           <DialogActions>
             <Button onClick={close}>{t("move.cancel")}</Button>
-            <Button type="submit" variant="contained" disabled={move.isPending || ids.length === 0} data-testid="move-submit">
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={move.isPending || ids.length === 0}
+              data-testid="move-submit"
+            >
               {t("move.submit")}
             </Button>
           </DialogActions>

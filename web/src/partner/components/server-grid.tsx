@@ -25,7 +25,12 @@ export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: Dat
       localeText={locale}
       sx={{ bgcolor: "background.paper", "& .MuiDataGrid-columnHeaderTitle": { fontWeight: 600 } }}
       {...props}
-      slots={{ loadingOverlay: () => <LinearProgress aria-label={t("area.loading")} sx={{ position: "absolute", top: 0, left: 0, right: 0 }} />, ...props.slots }}
+      slots={{
+        loadingOverlay: () => (
+          <LinearProgress aria-label={t("area.loading")} sx={{ position: "absolute", top: 0, left: 0, right: 0 }} />
+        ),
+        ...props.slots,
+      }}
     />
   );
 }

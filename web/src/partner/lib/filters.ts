@@ -4,7 +4,16 @@
  */
 import { localGet, localSet } from "./storage";
 
-export const FILTER_PARAMS = ["status", "legislation_year", "vehicle_class", "sub_partner", "single_deal", "created_from", "created_to", "q"] as const;
+export const FILTER_PARAMS = [
+  "status",
+  "legislation_year",
+  "vehicle_class",
+  "sub_partner",
+  "single_deal",
+  "created_from",
+  "created_to",
+  "q",
+] as const;
 export const LIST_PARAMS = [...FILTER_PARAMS, "page", "page_size", "ordering"] as const;
 export type ListParam = (typeof LIST_PARAMS)[number];
 

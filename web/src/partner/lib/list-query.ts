@@ -23,5 +23,9 @@ export function useListQuery(defaultSize = 25) {
     if (!("page" in change)) next.set("page", "1");
     setSearch(next);
   };
-  return { query, set, paginationModel: { page: Number(query.get("page")) - 1, pageSize: Number(query.get("page_size")) } };
+  return {
+    query,
+    set,
+    paginationModel: { page: Number(query.get("page")) - 1, pageSize: Number(query.get("page_size")) },
+  };
 }

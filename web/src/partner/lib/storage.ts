@@ -31,5 +31,6 @@ export function localSet(key: PartnerKey, value: unknown): void {
 
 /** Logging out leaves nothing of the staff member's work in the browser. */
 export function localClear(): void {
-  for (const key of ["filterValues", "subPartnerDetails", "subPartnerId", "singleDealDetails"] as const) localSet(key, null);
+  for (const key of ["filterValues", "subPartnerDetails", "subPartnerId", "singleDealDetails"] as const)
+    localSet(key, null);
 }

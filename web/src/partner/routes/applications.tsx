@@ -12,14 +12,28 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 
-import { type ApplicationRow, exportUrl, type FilterOptions, useApplications, useFilterOptions } from "../api/applications";
+import {
+  type ApplicationRow,
+  exportUrl,
+  type FilterOptions,
+  useApplications,
+  useFilterOptions,
+} from "../api/applications";
 import { can } from "../api/auth";
 import { ApplicationDrawer } from "../components/application-drawer";
 import { MoveDialog } from "../components/move-dialog";
 import { QueryError } from "../components/query-error";
 import { ServerGrid } from "../components/server-grid";
 import { dateTime, euros } from "../lib/format";
-import { hasListParams, type ListParam, listQuery, PAGE_SIZES, storedFilter, storeFilter, withFilter } from "../lib/filters";
+import {
+  hasListParams,
+  type ListParam,
+  listQuery,
+  PAGE_SIZES,
+  storedFilter,
+  storeFilter,
+  withFilter,
+} from "../lib/filters";
 import { useStaffMember } from "../lib/staff-context";
 
 /** Grid column → the API's ordering name. */
@@ -76,8 +90,13 @@ export function Applications() {
 
   const ordering = query.get("ordering") ?? "-created_at";
   const sortField = Object.entries(SORTABLE).find(([, name]) => name === ordering.replace(/^-/, ""))?.[0];
-  const sortModel: GridSortModel = sortField ? [{ field: sortField, sort: ordering.startsWith("-") ? "desc" : "asc" }] : [];
-  const paginationModel: GridPaginationModel = { page: Math.max(Number(query.get("page")) - 1, 0), pageSize: Number(query.get("page_size")) };
+  const sortModel: GridSortModel = sortField
+    ? [{ field: sortField, sort: ordering.startsWith("-") ? "desc" : "asc" }]
+    : [];
+  const paginationModel: GridPaginationModel = {
+    page: Math.max(Number(query.get("page")) - 1, 0),
+    pageSize: Number(query.get("page_size")),
+  };
 
   const language = i18n.language;
   const baseColumns: GridColDef<ApplicationRow>[] = [
@@ -97,22 +116,50 @@ export function Applications() {
         </Link>
       ),
     },
-    { field: "created_at", headerName: t("applications.created"), width: 160, valueFormatter: (value: string) => dateTime(value, language) },
+    {
+      field: "created_at",
+      headerName: t("applications.created"),
+      width: 160,
+      valueFormatter: (value: string) => dateTime(value, language),
+    },
     { field: "status_label", headerName: t("applications.status"), minWidth: 170, flex: 1 },
     { field: "legislation_year", headerName: t("applications.year"), width: 80 },
     { field: "vehicle_class", headerName: t("applications.vehicleClass"), width: 90, sortable: false },
     { field: "owner_name", headerName: t("applications.owner"), minWidth: 150, flex: 1 },
     { field: "vin", headerName: t("applications.vin"), width: 190, sortable: false },
-    { field: "sub_partner", headerName: t("applications.subPartner"), width: 150, sortable: false, valueGetter: (_value, row) => row.sub_partner?.name ?? "" },
-    { field: "single_deal", headerName: t("applications.singleDeal"), width: 150, sortable: false, valueGetter: (_value, row) => row.single_deal?.name ?? "" },
-    { field: "fee_gross", headerName: t("applications.fee"), width: 120, sortable: false, align: "right", headerAlign: "right", valueFormatter: (value: string | null) => euros(value, language) },
+    {
+      field: "sub_partner",
+      headerName: t("applications.subPartner"),
+      width: 150,
+      sortable: false,
+      valueGetter: (_value, row) => row.sub_partner?.name ?? "",
+    },
+    {
+      field: "single_deal",
+      headerName: t("applications.singleDeal"),
+      width: 150,
+      sortable: false,
+      valueGetter: (_value, row) => row.single_deal?.name ?? "",
+    },
+    {
+      field: "fee_gross",
+      headerName: t("applications.fee"),
+      width: 120,
+      sortable: false,
+      align: "right",
+      headerAlign: "right",
+      valueFormatter: (value: string | null) => euros(value, language),
+    },
   ];
   const columns = baseColumns.map((column) => ({ ...column, sortable: column.sortable ?? column.field in SORTABLE }));
 
   const selectedIds = [...selection.ids].map(Number);
   const rows = list.data?.results ?? [];
   const labels = Object.fromEntries(rows.map((row) => [row.id, String(row.sequence)]));
-  const targets = (options.data?.statuses ?? []).map((status) => ({ status: status.value, status_label: status.label }));
+  const targets = (options.data?.statuses ?? []).map((status) => ({
+    status: status.value,
+    status_label: status.label,
+  }));
 
   return (
     <Box>
@@ -122,18 +169,35 @@ export function Applications() {
       <FilterBar query={query} options={options.data} onChange={update} />
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ my: 2, alignItems: { sm: "center" } }}>
         {can.move(me.role) && (
-          <Button variant="contained" disabled={selectedIds.length === 0 || targets.length === 0} onClick={() => setMoving(true)} data-testid="bulk-move">
+          <Button
+            variant="contained"
+            disabled={selectedIds.length === 0 || targets.length === 0}
+            onClick={() => setMoving(true)}
+            data-testid="bulk-move"
+          >
             {t("applications.move", { count: selectedIds.length })}
           </Button>
         )}
         {can.export(me.role) && (
-          <Button variant="outlined" component="a" href={exportUrl(query)} download startIcon={<Download />} data-testid="csv-download">
+          <Button
+            variant="outlined"
+            component="a"
+            href={exportUrl(query)}
+            download
+            startIcon={<Download />}
+            data-testid="csv-download"
+          >
             {t("applications.csv")}
           </Button>
         )}
         <Box sx={{ flex: 1 }} />
         {list.data && (
-          <Typography variant="body2" sx={{ color: "text.secondary" }} data-testid="application-count" aria-live="polite">
+          <Typography
+            variant="body2"
+            sx={{ color: "text.secondary" }}
+            data-testid="application-count"
+            aria-live="polite"
+          >
             {list.data.count}
           </Typography>
         )}
@@ -152,14 +216,17 @@ export function Applications() {
             paginationModel={paginationModel}
             onPaginationModelChange={(model) => {
               let next = withFilter(query, "page", [String(model.page + 1)]);
-              if (model.pageSize !== paginationModel.pageSize) next = withFilter(withFilter(next, "page_size", [String(model.pageSize)]), "page", ["1"]);
+              if (model.pageSize !== paginationModel.pageSize)
+                next = withFilter(withFilter(next, "page_size", [String(model.pageSize)]), "page", ["1"]);
               update(next);
             }}
             sortModel={sortModel}
             onSortModelChange={(model) => {
               const first = model[0];
               const name = first ? SORTABLE[first.field] : undefined;
-              update(withFilter(query, "ordering", [name ? `${first?.sort === "desc" ? "-" : ""}${name}` : "-created_at"]));
+              update(
+                withFilter(query, "ordering", [name ? `${first?.sort === "desc" ? "-" : ""}${name}` : "-created_at"]),
+              );
             }}
             checkboxSelection={can.move(me.role)}
             keepNonExistentRowsSelected
@@ -195,7 +262,15 @@ function Empty({ text }: { text: string }) {
 }
 
 /** The filters above the grid; every change goes into the URL (page 1 again). */
-function FilterBar({ query, options, onChange }: { query: URLSearchParams; options?: FilterOptions; onChange: (next: URLSearchParams) => void }) {
+function FilterBar({
+  query,
+  options,
+  onChange,
+}: {
+  query: URLSearchParams;
+  options?: FilterOptions;
+  onChange: (next: URLSearchParams) => void;
+}) {
   const { t } = useTranslation();
   const [text, setText] = useState(query.get("q") ?? "");
   useEffect(() => setText(query.get("q") ?? ""), [query]);
@@ -259,7 +334,10 @@ function FilterBar({ query, options, onChange }: { query: URLSearchParams; optio
           slotProps={{
             select: {
               multiple: true,
-              renderValue: (selected) => (selected as string[]).map((value) => options?.statuses.find((status) => status.value === value)?.label ?? value).join(", "),
+              renderValue: (selected) =>
+                (selected as string[])
+                  .map((value) => options?.statuses.find((status) => status.value === value)?.label ?? value)
+                  .join(", "),
               SelectDisplayProps: { "data-testid": "filter-status" } as object,
             },
           }}
@@ -270,10 +348,30 @@ function FilterBar({ query, options, onChange }: { query: URLSearchParams; optio
             </MenuItem>
           ))}
         </TextField>
-        {single("legislation_year", t("applications.year"), (options?.years ?? []).map((year) => ({ value: String(year), label: String(year) })), "filter-year")}
-        {single("vehicle_class", t("applications.vehicleClass"), (options?.vehicle_classes ?? []).map((value) => ({ value, label: value })), "filter-class")}
-        {single("sub_partner", t("applications.subPartner"), (options?.sub_partners ?? []).map((item) => ({ value: String(item.id), label: item.name })), "filter-sub-partner")}
-        {single("single_deal", t("applications.singleDeal"), (options?.single_deals ?? []).map((item) => ({ value: String(item.id), label: item.name })), "filter-single-deal")}
+        {single(
+          "legislation_year",
+          t("applications.year"),
+          (options?.years ?? []).map((year) => ({ value: String(year), label: String(year) })),
+          "filter-year",
+        )}
+        {single(
+          "vehicle_class",
+          t("applications.vehicleClass"),
+          (options?.vehicle_classes ?? []).map((value) => ({ value, label: value })),
+          "filter-class",
+        )}
+        {single(
+          "sub_partner",
+          t("applications.subPartner"),
+          (options?.sub_partners ?? []).map((item) => ({ value: String(item.id), label: item.name })),
+          "filter-sub-partner",
+        )}
+        {single(
+          "single_deal",
+          t("applications.singleDeal"),
+          (options?.single_deals ?? []).map((item) => ({ value: String(item.id), label: item.name })),
+          "filter-single-deal",
+        )}
         <TextField
           size="small"
           type="date"

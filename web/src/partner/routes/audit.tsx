@@ -19,7 +19,12 @@ import { Empty } from "./sub-partners";
 export function describeChange(before: unknown, after: unknown): string {
   const old = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
   const now = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
-  const show = (value: unknown) => (value === undefined || value === null || value === "" ? "–" : typeof value === "object" ? JSON.stringify(value) : String(value));
+  const show = (value: unknown) =>
+    value === undefined || value === null || value === ""
+      ? "–"
+      : typeof value === "object"
+        ? JSON.stringify(value)
+        : String(value);
   return [...new Set([...Object.keys(old), ...Object.keys(now)])]
     .filter((key) => JSON.stringify(old[key]) !== JSON.stringify(now[key]))
     .map((key) => `${key}: ${show(old[key])} → ${show(now[key])}`)
@@ -39,11 +44,33 @@ function AuditPage() {
   const audit = useAudit(query);
   const language = i18n.language;
   const columns: GridColDef<AuditEntry>[] = [
-    { field: "created_at", headerName: t("audit.when"), width: 170, valueFormatter: (value: string) => dateTime(value, language) },
-    { field: "actor", headerName: t("audit.actor"), minWidth: 160, flex: 1, valueFormatter: (value: string | null) => value || t("audit.system") },
+    {
+      field: "created_at",
+      headerName: t("audit.when"),
+      width: 170,
+      valueFormatter: (value: string) => dateTime(value, language),
+    },
+    {
+      field: "actor",
+      headerName: t("audit.actor"),
+      minWidth: 160,
+      flex: 1,
+      valueFormatter: (value: string | null) => value || t("audit.system"),
+    },
     { field: "action", headerName: t("audit.action"), minWidth: 160, flex: 1 },
-    { field: "object_type", headerName: t("audit.object"), width: 170, valueGetter: (_value, row) => `${row.object_type}${row.object_id ? ` #${row.object_id}` : ""}` },
-    { field: "after", headerName: t("audit.change"), minWidth: 260, flex: 2, valueGetter: (_value, row) => describeChange(row.before, row.after) },
+    {
+      field: "object_type",
+      headerName: t("audit.object"),
+      width: 170,
+      valueGetter: (_value, row) => `${row.object_type}${row.object_id ? ` #${row.object_id}` : ""}`,
+    },
+    {
+      field: "after",
+      headerName: t("audit.change"),
+      minWidth: 260,
+      flex: 2,
+      valueGetter: (_value, row) => describeChange(row.before, row.after),
+    },
   ];
   return (
     <Box>
@@ -51,8 +78,18 @@ function AuditPage() {
         {t("audit.title")}
       </Typography>
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2 }}>
-        <ListSearch label={t("audit.filterObject")} value={query.get("object_type") ?? ""} onSearch={(object_type) => set({ object_type })} testid="audit-object" />
-        <ListSearch label={t("audit.filterAction")} value={query.get("action") ?? ""} onSearch={(action) => set({ action })} testid="audit-action" />
+        <ListSearch
+          label={t("audit.filterObject")}
+          value={query.get("object_type") ?? ""}
+          onSearch={(object_type) => set({ object_type })}
+          testid="audit-object"
+        />
+        <ListSearch
+          label={t("audit.filterAction")}
+          value={query.get("action") ?? ""}
+          onSearch={(action) => set({ action })}
+          testid="audit-action"
+        />
       </Stack>
       {audit.isError ? (
         <QueryError error={audit.error} retry={() => void audit.refetch()} />
@@ -66,7 +103,9 @@ function AuditPage() {
             loading={audit.isFetching}
             pageSizeOptions={[25, 50, 100]}
             paginationModel={paginationModel}
-            onPaginationModelChange={(model) => set({ page: String(model.page + 1), page_size: String(model.pageSize) })}
+            onPaginationModelChange={(model) =>
+              set({ page: String(model.page + 1), page_size: String(model.pageSize) })
+            }
             getRowHeight={() => "auto"}
             slots={{ noRowsOverlay: () => <Empty text={t("audit.empty")} /> }}
           />

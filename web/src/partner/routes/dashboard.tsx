@@ -23,19 +23,39 @@ const FUNNEL = ["flow_started", "code_verified", "scan_accepted", "billing_locke
 const HEIGHT = 260;
 
 /** A chart with its title and, for screen readers, the same figures as a table. */
-function ChartCard({ title, table, children, wide = false }: { title: string; table: [string, string][]; children: ReactNode; wide?: boolean }) {
+function ChartCard({
+  title,
+  table,
+  children,
+  wide = false,
+}: {
+  title: string;
+  table: [string, string][];
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const { t } = useTranslation();
   return (
-    <Paper variant="outlined" component="section" sx={{ position: "relative", p: 2, gridColumn: wide ? { md: "1 / -1" } : undefined, minWidth: 0 }} aria-label={title}>
+    <Paper
+      variant="outlined"
+      component="section"
+      sx={{ position: "relative", p: 2, gridColumn: wide ? { md: "1 / -1" } : undefined, minWidth: 0 }}
+      aria-label={title}
+    >
       <Typography variant="h2" sx={{ fontSize: 18, fontWeight: 600, mb: 1 }}>
         {title}
       </Typography>
-      <Box sx={{ width: "100%", minWidth: 0 }}>
-        {children}
-      </Box>
+      <Box sx={{ width: "100%", minWidth: 0 }}>{children}</Box>
       <Box
         component="table"
-        sx={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap" }}
+        sx={{
+          position: "absolute",
+          width: 1,
+          height: 1,
+          overflow: "hidden",
+          clip: "rect(0 0 0 0)",
+          whiteSpace: "nowrap",
+        }}
       >
         <caption>{t("dashboard.tableOf", { title })}</caption>
         <tbody>
@@ -78,9 +98,28 @@ export function Dashboard() {
       <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
         {t("dashboard.title")}
       </Typography>
-      <Stack direction="row" sx={{ flexWrap: "wrap", gap: 1.5, mb: 2 }} component="section" aria-label={t("applications.filters")}>
-        <TextField size="small" type="date" label={t("dashboard.from")} value={query.get("created_from") ?? ""} onChange={(event) => set("created_from", event.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-from" } }} />
-        <TextField size="small" type="date" label={t("dashboard.to")} value={query.get("created_to") ?? ""} onChange={(event) => set("created_to", event.target.value)} slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-to" } }} />
+      <Stack
+        direction="row"
+        sx={{ flexWrap: "wrap", gap: 1.5, mb: 2 }}
+        component="section"
+        aria-label={t("applications.filters")}
+      >
+        <TextField
+          size="small"
+          type="date"
+          label={t("dashboard.from")}
+          value={query.get("created_from") ?? ""}
+          onChange={(event) => set("created_from", event.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-from" } }}
+        />
+        <TextField
+          size="small"
+          type="date"
+          label={t("dashboard.to")}
+          value={query.get("created_to") ?? ""}
+          onChange={(event) => set("created_to", event.target.value)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-to" } }}
+        />
         <TextField
           select
           size="small"
@@ -108,8 +147,18 @@ export function Dashboard() {
 function Charts({ stats, language }: { stats: Stats; language: string }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const colors = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.success.main, theme.palette.warning.main, theme.palette.info.main, theme.palette.error.main, theme.palette.grey[600]];
-  const total = stats.per_day.reduce((sum, item) => sum + item.count, 0) + stats.status_distribution.reduce((sum, item) => sum + item.count, 0);
+  const colors = [
+    theme.palette.primary.main,
+    theme.palette.secondary.main,
+    theme.palette.success.main,
+    theme.palette.warning.main,
+    theme.palette.info.main,
+    theme.palette.error.main,
+    theme.palette.grey[600],
+  ];
+  const total =
+    stats.per_day.reduce((sum, item) => sum + item.count, 0) +
+    stats.status_distribution.reduce((sum, item) => sum + item.count, 0);
   if (total === 0 && stats.funnel.flow_started === 0) {
     return (
       <Paper variant="outlined" sx={{ p: 3 }} data-testid="stats-empty">
@@ -119,14 +168,29 @@ function Charts({ stats, language }: { stats: Stats; language: string }) {
   }
   const days = stats.per_day.map((item) => day(item.date, language));
   const funnel = FUNNEL.map((step) => ({ label: t(`dashboard.${step}`), value: stats.funnel[step] }));
-  const subPartners = stats.per_sub_partner.map((item) => ({ ...item, name: item.id === null ? t("dashboard.noSubPartner") : item.name }));
+  const subPartners = stats.per_sub_partner.map((item) => ({
+    ...item,
+    name: item.id === null ? t("dashboard.noSubPartner") : item.name,
+  }));
   return (
     <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" } }} data-testid="stats-charts">
-      <ChartCard wide title={t("dashboard.perDay")} table={stats.per_day.map((item, index) => [days[index] ?? item.date, count(item.count, language)])}>
+      <ChartCard
+        wide
+        title={t("dashboard.perDay")}
+        table={stats.per_day.map((item, index) => [days[index] ?? item.date, count(item.count, language)])}
+      >
         <LineChart
           height={HEIGHT}
           xAxis={[{ data: days, scaleType: "point" }]}
-          series={[{ data: stats.per_day.map((item) => item.count), label: t("dashboard.count"), color: colors[0], area: true, showMark: false }]}
+          series={[
+            {
+              data: stats.per_day.map((item) => item.count),
+              label: t("dashboard.count"),
+              color: colors[0],
+              area: true,
+              showMark: false,
+            },
+          ]}
           hideLegend
         />
       </ChartCard>
@@ -139,10 +203,23 @@ function Charts({ stats, language }: { stats: Stats; language: string }) {
           hideLegend
         />
       </ChartCard>
-      <ChartCard title={t("dashboard.statuses")} table={stats.status_distribution.map((item) => [item.label, count(item.count, language)])}>
+      <ChartCard
+        title={t("dashboard.statuses")}
+        table={stats.status_distribution.map((item) => [item.label, count(item.count, language)])}
+      >
         <PieChart
           height={HEIGHT}
-          series={[{ data: stats.status_distribution.map((item, index) => ({ id: item.status, value: item.count, label: item.label, color: colors[index % colors.length] })), innerRadius: 50 }]}
+          series={[
+            {
+              data: stats.status_distribution.map((item, index) => ({
+                id: item.status,
+                value: item.count,
+                label: item.label,
+                color: colors[index % colors.length],
+              })),
+              innerRadius: 50,
+            },
+          ]}
         />
       </ChartCard>
       <ChartCard
@@ -156,13 +233,23 @@ function Charts({ stats, language }: { stats: Stats; language: string }) {
           height={HEIGHT}
           xAxis={[{ data: [t("dashboard.owed"), t("dashboard.paid")], scaleType: "band" }]}
           yAxis={[{ valueFormatter: (value: number | null) => euros(value ?? 0, language), width: 90 }]}
-          series={[{ data: [Number(stats.payouts.owed_gross), Number(stats.payouts.paid_gross)], label: t("dashboard.amount"), color: colors[1], valueFormatter: (value: number | null) => euros(value ?? 0, language) }]}
+          series={[
+            {
+              data: [Number(stats.payouts.owed_gross), Number(stats.payouts.paid_gross)],
+              label: t("dashboard.amount"),
+              color: colors[1],
+              valueFormatter: (value: number | null) => euros(value ?? 0, language),
+            },
+          ]}
           hideLegend
         />
       </ChartCard>
       <ChartCard
         title={t("dashboard.perSubPartner")}
-        table={subPartners.map((item) => [item.name, `${count(item.count, language)} · ${euros(item.fee_share_gross, language)}`])}
+        table={subPartners.map((item) => [
+          item.name,
+          `${count(item.count, language)} · ${euros(item.fee_share_gross, language)}`,
+        ])}
       >
         <BarChart
           height={HEIGHT}

@@ -35,17 +35,37 @@ export function InviteScreen() {
           {t("invite.invalid")}
         </Alert>
       )}
-      {invite.data && !enrolment && <PasswordForm inviteKey={key} email={invite.data.email} partner={invite.data.partner_name} onEnrol={setEnrolment} />}
+      {invite.data && !enrolment && (
+        <PasswordForm
+          inviteKey={key}
+          email={invite.data.email}
+          partner={invite.data.partner_name}
+          onEnrol={setEnrolment}
+        />
+      )}
       {enrolment && <EnrolStep enrolment={enrolment} onDone={done} />}
     </AuthCard>
   );
 }
 
-function PasswordForm({ inviteKey, email, partner, onEnrol }: { inviteKey: string; email: string; partner: string; onEnrol: (enrolment: Enrolment) => void }) {
+function PasswordForm({
+  inviteKey,
+  email,
+  partner,
+  onEnrol,
+}: {
+  inviteKey: string;
+  email: string;
+  partner: string;
+  onEnrol: (enrolment: Enrolment) => void;
+}) {
   const { t } = useTranslation();
   const accept = useInviteAccept();
   const [error, setError] = useState<string | null>(null);
-  const form = useForm({ resolver: zodResolver(invitePasswordSchema), defaultValues: { password: "", password_again: "" } });
+  const form = useForm({
+    resolver: zodResolver(invitePasswordSchema),
+    defaultValues: { password: "", password_again: "" },
+  });
   const submit = form.handleSubmit(({ password }) => {
     setError(null);
     accept.mutate(

@@ -28,7 +28,9 @@ export function useLoggedIn(): (me: Me) => void {
   return (me: Me) => {
     client.setQueryData(ME_KEY, me);
     const next = params.get("next");
-    navigate(next && next.startsWith("/partner/") && !next.startsWith("//") ? next : PARTNER_PATHS.dashboard, { replace: true });
+    navigate(next && next.startsWith("/partner/") && !next.startsWith("//") ? next : PARTNER_PATHS.dashboard, {
+      replace: true,
+    });
   };
 }
 
@@ -37,7 +39,8 @@ export function LoginScreen() {
   const { t } = useTranslation();
   const [step, setStep] = useState<Step>({ name: "password" });
   const done = useLoggedIn();
-  const title = step.name === "password" ? t("login.title") : step.name === "otp" ? t("login.otpTitle") : t("enrol.title");
+  const title =
+    step.name === "password" ? t("login.title") : step.name === "otp" ? t("login.otpTitle") : t("enrol.title");
   return (
     <AuthCard title={title}>
       {step.name === "password" && <PasswordStep onNext={setStep} />}
@@ -51,11 +54,15 @@ function PasswordStep({ onNext }: { onNext: (step: Step) => void }) {
   const { t } = useTranslation();
   const login = useLogin();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm({ resolver: zodResolver(loginSchema), defaultValues: { username: "", password: "" } });
+  const { register, handleSubmit, formState } = useForm({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: "", password: "" },
+  });
   const submit = handleSubmit((values) => {
     setError(null);
     login.mutate(values, {
-      onSuccess: (answer) => onNext(answer.step === "otp" ? { name: "otp" } : { name: "enrol", enrolment: answer.enrolment }),
+      onSuccess: (answer) =>
+        onNext(answer.step === "otp" ? { name: "otp" } : { name: "enrol", enrolment: answer.enrolment }),
       onError: (failure) => {
         if (failure instanceof ApiError && failure.status === 429) {
           const wait = (failure.body as { wait?: number } | null)?.wait ?? failure.retryAfter ?? 60;
@@ -122,6 +129,7 @@ function OtpStep({ onBack, onDone }: { onBack: () => void; onDone: (me: Me) => v
         <TextField
           label={t("login.otpLabel")}
           autoComplete="one-time-code"
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the code step's one field, typed right after the password
           autoFocus
           error={Boolean(message)}
           helperText={messageText(message, t)}
@@ -133,7 +141,13 @@ function OtpStep({ onBack, onDone }: { onBack: () => void; onDone: (me: Me) => v
             {error}
           </Alert>
         )}
-        <Button type="submit" variant="contained" size="large" disabled={verify.isPending} data-testid="partner-otp-submit">
+        <Button
+          type="submit"
+          variant="contained"
+          size="large"
+          disabled={verify.isPending}
+          data-testid="partner-otp-submit"
+        >
           {t("login.otpSubmit")}
         </Button>
         <Button onClick={onBack}>{t("login.back")}</Button>

@@ -73,16 +73,40 @@ export function SingleDeals() {
     { field: "name", headerName: t("singleDeals.name"), minWidth: 180, flex: 1 },
     { field: "customer", headerName: t("singleDeals.customer"), minWidth: 150, flex: 1 },
     { field: "deal_key", headerName: t("singleDeals.dealKey"), width: 150 },
-    { field: "price_net", headerName: t("singleDeals.priceNet"), width: 150, align: "right", headerAlign: "right", valueFormatter: (value: string) => euros(value, language) },
-    { field: "price_gross", headerName: t("singleDeals.priceGross"), width: 110, align: "right", headerAlign: "right", valueFormatter: (value: string) => euros(value, language) },
-    { field: "legislation_years", headerName: t("applications.year"), width: 110, valueFormatter: (value: number[]) => value.join(", ") },
+    {
+      field: "price_net",
+      headerName: t("singleDeals.priceNet"),
+      width: 150,
+      align: "right",
+      headerAlign: "right",
+      valueFormatter: (value: string) => euros(value, language),
+    },
+    {
+      field: "price_gross",
+      headerName: t("singleDeals.priceGross"),
+      width: 110,
+      align: "right",
+      headerAlign: "right",
+      valueFormatter: (value: string) => euros(value, language),
+    },
+    {
+      field: "legislation_years",
+      headerName: t("applications.year"),
+      width: 110,
+      valueFormatter: (value: number[]) => value.join(", "),
+    },
     {
       field: "vehicles_used",
       headerName: `${t("singleDeals.used")} / ${t("singleDeals.cap")}`,
       width: 150,
       valueGetter: (_value, row) => `${row.vehicles_used} / ${row.vehicle_cap ?? "∞"}`,
     },
-    { field: "is_active", headerName: t("singleDeals.active"), width: 90, valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")) },
+    {
+      field: "is_active",
+      headerName: t("singleDeals.active"),
+      width: 90,
+      valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")),
+    },
   ];
   if (editable) {
     columns.push({
@@ -91,11 +115,22 @@ export function SingleDeals() {
       width: 230,
       renderCell: ({ row }) => (
         <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
-          <Button size="small" onClick={() => open({ id: row.id, values: toForm(row) })} data-testid={`edit-${row.id}`} aria-label={`${t("singleDeals.edit")}: ${row.name}`}>
+          <Button
+            size="small"
+            onClick={() => open({ id: row.id, values: toForm(row) })}
+            data-testid={`edit-${row.id}`}
+            aria-label={`${t("singleDeals.edit")}: ${row.name}`}
+          >
             {t("singleDeals.edit")}
           </Button>
           {row.is_active && (
-            <Button size="small" color="error" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
+            <Button
+              size="small"
+              color="error"
+              onClick={() => deactivate.mutate(row.id)}
+              data-testid={`deactivate-${row.id}`}
+              aria-label={`${t("form.deactivate")}: ${row.name}`}
+            >
               {t("form.deactivate")}
             </Button>
           )}
@@ -112,7 +147,12 @@ export function SingleDeals() {
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
         <ListSearch label={t("singleDeals.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
         {editable && (
-          <Button variant="contained" startIcon={<Add />} onClick={() => open({ id: null, values: EMPTY_SINGLE_DEAL })} data-testid="single-deal-add">
+          <Button
+            variant="contained"
+            startIcon={<Add />}
+            onClick={() => open({ id: null, values: EMPTY_SINGLE_DEAL })}
+            data-testid="single-deal-add"
+          >
             {t("singleDeals.add")}
           </Button>
         )}
@@ -130,7 +170,9 @@ export function SingleDeals() {
             loading={list.isFetching}
             pageSizeOptions={[10, 25, 50, 100]}
             paginationModel={paginationModel}
-            onPaginationModelChange={(model) => set({ page: String(model.page + 1), page_size: String(model.pageSize) })}
+            onPaginationModelChange={(model) =>
+              set({ page: String(model.page + 1), page_size: String(model.pageSize) })
+            }
             slots={{ noRowsOverlay: () => <Empty text={t("singleDeals.empty")} /> }}
           />
         </Paper>

@@ -70,7 +70,12 @@ function StaffPage() {
             </TableHead>
             <TableBody>
               {staff.data.map((member) => (
-                <StaffRow key={member.id} member={member} self={member.id === me.id} onChange={(change_) => change.mutate({ id: member.id, change: change_ })} />
+                <StaffRow
+                  key={member.id}
+                  member={member}
+                  self={member.id === me.id}
+                  onChange={(change_) => change.mutate({ id: member.id, change: change_ })}
+                />
               ))}
             </TableBody>
           </Table>
@@ -80,7 +85,15 @@ function StaffPage() {
   );
 }
 
-function StaffRow({ member, self, onChange }: { member: StaffMember; self: boolean; onChange: (change: { role: string } | { is_active: boolean }) => void }) {
+function StaffRow({
+  member,
+  self,
+  onChange,
+}: {
+  member: StaffMember;
+  self: boolean;
+  onChange: (change: { role: string } | { is_active: boolean }) => void;
+}) {
   const { t } = useTranslation();
   const status = !member.is_active ? t("staff.inactive") : member.pending ? t("staff.pending") : t("staff.active");
   return (
@@ -98,7 +111,14 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
             size="small"
             value={member.role}
             onChange={(event) => onChange({ role: event.target.value })}
-            slotProps={{ select: { SelectDisplayProps: { "aria-label": t("staff.roleOf", { name: member.name || member.email }), "data-testid": `role-${member.id}` } as object } }}
+            slotProps={{
+              select: {
+                SelectDisplayProps: {
+                  "aria-label": t("staff.roleOf", { name: member.name || member.email }),
+                  "data-testid": `role-${member.id}`,
+                } as object,
+              },
+            }}
           >
             {ROLES.map((role) => (
               <MenuItem key={role} value={role}>
@@ -111,7 +131,13 @@ function StaffRow({ member, self, onChange }: { member: StaffMember; self: boole
       <TableCell>{status}</TableCell>
       <TableCell>
         {member.is_active && !self && !member.pending && (
-          <Button size="small" color="error" onClick={() => onChange({ is_active: false })} aria-label={`${t("staff.deactivate")}: ${member.name || member.email}`} data-testid={`staff-deactivate-${member.id}`}>
+          <Button
+            size="small"
+            color="error"
+            onClick={() => onChange({ is_active: false })}
+            aria-label={`${t("staff.deactivate")}: ${member.name || member.email}`}
+            data-testid={`staff-deactivate-${member.id}`}
+          >
             {t("staff.deactivate")}
           </Button>
         )}
@@ -124,7 +150,10 @@ function InviteForm({ onInvited }: { onInvited: (email: string) => void }) {
   const { t } = useTranslation();
   const invite = useStaffInvite();
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<StaffInviteForm>({ resolver: zodResolver(staffInviteSchema), defaultValues: { name: "", email: "", role: "back_office" } });
+  const form = useForm<StaffInviteForm>({
+    resolver: zodResolver(staffInviteSchema),
+    defaultValues: { name: "", email: "", role: "back_office" },
+  });
   const submit = form.handleSubmit((values) => {
     setError(null);
     invite.mutate(values, {
@@ -134,7 +163,9 @@ function InviteForm({ onInvited }: { onInvited: (email: string) => void }) {
       },
       onError: (failure) => {
         const fields = fieldErrors(failure);
-        (["name", "email", "role"] as const).forEach((name) => fields[name] && form.setError(name, { message: fields[name] }));
+        (["name", "email", "role"] as const).forEach(
+          (name) => fields[name] && form.setError(name, { message: fields[name] }),
+        );
         if (!fields.name && !fields.email && !fields.role) setError(errorText(failure, t));
       },
     });
@@ -147,7 +178,14 @@ function InviteForm({ onInvited }: { onInvited: (email: string) => void }) {
       </Typography>
       <Box component="form" noValidate onSubmit={submit} data-testid="staff-invite-form">
         <Stack direction={{ xs: "column", md: "row" }} spacing={1.5} sx={{ alignItems: { md: "flex-start" } }}>
-          <TextField size="small" label={t("staff.name")} error={Boolean(errors.name)} helperText={messageText(errors.name?.message, t)} slotProps={{ htmlInput: { "data-testid": "invite-name" } }} {...form.register("name")} />
+          <TextField
+            size="small"
+            label={t("staff.name")}
+            error={Boolean(errors.name)}
+            helperText={messageText(errors.name?.message, t)}
+            slotProps={{ htmlInput: { "data-testid": "invite-name" } }}
+            {...form.register("name")}
+          />
           <TextField
             size="small"
             type="email"
@@ -161,7 +199,14 @@ function InviteForm({ onInvited }: { onInvited: (email: string) => void }) {
             control={form.control}
             name="role"
             render={({ field }) => (
-              <TextField select size="small" label={t("staff.role")} sx={{ minWidth: 170 }} {...field} slotProps={{ select: { SelectDisplayProps: { "data-testid": "invite-role" } as object } }}>
+              <TextField
+                select
+                size="small"
+                label={t("staff.role")}
+                sx={{ minWidth: 170 }}
+                {...field}
+                slotProps={{ select: { SelectDisplayProps: { "data-testid": "invite-role" } as object } }}
+              >
                 {ROLES.map((role) => (
                   <MenuItem key={role} value={role}>
                     {t(`roles.${role}`)}

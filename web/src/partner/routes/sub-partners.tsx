@@ -72,10 +72,32 @@ export function SubPartners() {
     { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 150, flex: 1 },
     { field: "contact_email", headerName: t("subPartners.contactEmail"), minWidth: 180, flex: 1 },
     { field: "referral_key", headerName: t("subPartners.referralKey"), width: 170 },
-    { field: "fee_share_percent", headerName: t("subPartners.feeShare"), width: 120, align: "right", headerAlign: "right" },
-    { field: "application_count", headerName: t("subPartners.applications"), width: 100, align: "right", headerAlign: "right" },
-    { field: "is_active", headerName: t("subPartners.active"), width: 90, valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")) },
-    { field: "created_at", headerName: t("applications.created"), width: 160, valueFormatter: (value: string) => dateTime(value, language) },
+    {
+      field: "fee_share_percent",
+      headerName: t("subPartners.feeShare"),
+      width: 120,
+      align: "right",
+      headerAlign: "right",
+    },
+    {
+      field: "application_count",
+      headerName: t("subPartners.applications"),
+      width: 100,
+      align: "right",
+      headerAlign: "right",
+    },
+    {
+      field: "is_active",
+      headerName: t("subPartners.active"),
+      width: 90,
+      valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")),
+    },
+    {
+      field: "created_at",
+      headerName: t("applications.created"),
+      width: 160,
+      valueFormatter: (value: string) => dateTime(value, language),
+    },
   ];
   if (editable) {
     columns.push({
@@ -85,11 +107,22 @@ export function SubPartners() {
       sortable: false,
       renderCell: ({ row }) => (
         <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
-          <Button size="small" onClick={() => open({ id: row.id, values: toForm(row) })} data-testid={`edit-${row.id}`} aria-label={`${t("subPartners.edit")}: ${row.name}`}>
+          <Button
+            size="small"
+            onClick={() => open({ id: row.id, values: toForm(row) })}
+            data-testid={`edit-${row.id}`}
+            aria-label={`${t("subPartners.edit")}: ${row.name}`}
+          >
             {t("subPartners.edit")}
           </Button>
           {row.is_active && (
-            <Button size="small" color="error" onClick={() => deactivate.mutate(row.id)} data-testid={`deactivate-${row.id}`} aria-label={`${t("form.deactivate")}: ${row.name}`}>
+            <Button
+              size="small"
+              color="error"
+              onClick={() => deactivate.mutate(row.id)}
+              data-testid={`deactivate-${row.id}`}
+              aria-label={`${t("form.deactivate")}: ${row.name}`}
+            >
               {t("form.deactivate")}
             </Button>
           )}
@@ -106,7 +139,12 @@ export function SubPartners() {
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
         <ListSearch label={t("subPartners.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
         {editable && (
-          <Button variant="contained" startIcon={<Add />} onClick={() => open({ id: null, values: EMPTY_SUB_PARTNER })} data-testid="sub-partner-add">
+          <Button
+            variant="contained"
+            startIcon={<Add />}
+            onClick={() => open({ id: null, values: EMPTY_SUB_PARTNER })}
+            data-testid="sub-partner-add"
+          >
             {t("subPartners.add")}
           </Button>
         )}
@@ -124,7 +162,9 @@ export function SubPartners() {
             loading={list.isFetching}
             pageSizeOptions={[10, 25, 50, 100]}
             paginationModel={paginationModel}
-            onPaginationModelChange={(model) => set({ page: String(model.page + 1), page_size: String(model.pageSize) })}
+            onPaginationModelChange={(model) =>
+              set({ page: String(model.page + 1), page_size: String(model.pageSize) })
+            }
             slots={{ noRowsOverlay: () => <Empty text={t("subPartners.empty")} /> }}
           />
         </Paper>

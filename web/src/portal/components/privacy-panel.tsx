@@ -94,6 +94,7 @@ export function PrivacyPanel() {
             <DialogContentText sx={{ mb: 2 }}>{t(erasing === "code" ? "privacy.codeText" : "privacy.eraseText")}</DialogContentText>
             {erasing === "code" && (
               <TextField
+                // eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog's one field: the mailed code
                 autoFocus
                 fullWidth
                 label={t("privacy.code")}
