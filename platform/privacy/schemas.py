@@ -3,6 +3,8 @@ from __future__ import annotations
 from ninja import Schema
 from pydantic import Field
 
+from config.text import CleanText
+
 
 class DetailOut(Schema):
     detail: str
@@ -14,4 +16,4 @@ class PrivacyErrorOut(Schema):
 
 
 class ErasureConfirmIn(Schema):
-    code: str = Field(min_length=1, max_length=12)
+    code: CleanText = Field(min_length=1, max_length=12)

@@ -14,6 +14,7 @@ from django.utils import timezone
 from ninja import Field, Query, Router, Schema
 
 from config.i18n import request_language
+from config.text import CleanMultiline
 from operations import errors as ops_errors
 from operations.errors import OperationsError
 from operations.models import SingleDeal
@@ -104,7 +105,7 @@ class ApplicationPageOut(Schema):
 class MoveIn(Schema):
     ids: list[int] = Field(min_length=1, max_length=MAX_IDS)
     status: QuotaStatus | None = None
-    reason: str = Field("", max_length=500)
+    reason: CleanMultiline = Field("", max_length=500)
     single_deal: int | None = Field(
         None, description="Assign this single deal instead of moving; null removes it"
     )

@@ -60,9 +60,14 @@ def _resolve(schema: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
 
 
 def _is_text(prop: dict[str, Any]) -> bool:
-    """A free str; a choice (enum) refuses anything else on its own."""
+    """A free str; a choice (enum) or a typed string (a pattern: amounts, dates) refuses
+    anything else on its own (its type rejects emoji and control characters)."""
     options = [prop, *prop.get("anyOf", [])]
-    return any(p.get("type") == "string" and "enum" not in p and "const" not in p for p in options)
+    if any(p.get("type") in ("number", "integer") for p in options):
+        return False  # an amount, as a number or its string
+    return any(
+        p.get("type") == "string" and not {"enum", "const", "pattern", "format"} & p.keys() for p in options
+    )
 
 
 def json_text_fields() -> list[tuple[str, str, str, bool]]:
