@@ -83,7 +83,7 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "gtm_id",
         ),
     ),  # fmt: skip
-    ("auszahlung", "Auszahlung", ("pages.payment",)),
+    ("auszahlung", "Auszahlung", ("pages.payment", "payout_account")),
     (
         "portal",
         "Kundenportal",
