@@ -7,10 +7,10 @@ import { renderAt, setDesktop } from "@/test/render";
 describe("WelcomeDesktop", () => {
   beforeEach(() => setDesktop(true));
 
-  it("shows a 300 px QR code of the current URL on / for a desktop", () => {
+  it("shows a 300 px QR code of the current URL on / for a desktop", async () => {
     renderAt("/?campaign=herbst");
 
-    const qr = screen.getByTestId("welcome-qr");
+    const qr = await screen.findByTestId("welcome-qr"); // its library loads after the first screen
     expect(qr.tagName.toLowerCase()).toBe("svg");
     expect(qr).toHaveAttribute("width", "300");
     expect(qr).toHaveAttribute("height", "300");

@@ -1,8 +1,7 @@
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
-import { QRCodeSVG } from "qrcode.react";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 
 import { usePartner, useTexts } from "@/app/partner-context";
@@ -11,6 +10,11 @@ import { isB2BPath, useFlowNavigate } from "@/shared/lib/navigation";
 import { clearSession } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";
 import { PageTitle } from "@/shared/ui/page-title";
+
+// The QR code's library arrives after the first screen (it is the phone's way on, below the
+// button): the first screen stays inside its byte budget; the box keeps its place meanwhile.
+const QRCodeSVG = lazy(() => import("qrcode.react").then((module) => ({ default: module.QRCodeSVG })));
+const QR_SIZE = 300;
 
 /**
  * WelcomeDesktop (`/welcome`, and `/` on a desktop): continue here or on the phone via the QR
@@ -42,7 +46,9 @@ export function WelcomeDesktop() {
           {t("welcomeDesktop.continue")}
         </Button>
         <Typography sx={{ textAlign: "center" }}>{t("welcomeDesktop.qrHint")}</Typography>
-        <QRCodeSVG value={url} size={300} level="Q" marginSize={0} data-testid="welcome-qr" title={url} />
+        <Suspense fallback={<Box sx={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden />}>
+          <QRCodeSVG value={url} size={QR_SIZE} level="Q" marginSize={0} data-testid="welcome-qr" title={url} />
+        </Suspense>
       </Box>
     </Layout>
   );
