@@ -1,4 +1,6 @@
+import Box from "@mui/material/Box";
 import LinearProgress from "@mui/material/LinearProgress";
+import Typography from "@mui/material/Typography";
 import { DataGrid, type DataGridProps, type GridValidRowModel } from "@mui/x-data-grid";
 import { deDE, enUS } from "@mui/x-data-grid/locales";
 import { useTranslation } from "react-i18next";
@@ -11,6 +13,18 @@ import { useTranslation } from "react-i18next";
 export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: DataGridProps<R> & { label: string }) {
   const { t, i18n } = useTranslation();
   const locale = (i18n.language === "en" ? enUS : deDE).components.MuiDataGrid.defaultProps.localeText;
+  if (props.loading && (props.rows?.length ?? 0) === 0) {
+    // The first page is on its way: a grid without rows is no valid ARIA grid (axe's
+    // aria-required-children), so a status says what is happening until the rows are there.
+    return (
+      <Box role="status" aria-label={label} sx={{ bgcolor: "background.paper", p: 2, borderRadius: 1 }}>
+        <Typography variant="body2" sx={{ mb: 1 }}>
+          {t("area.loading")}
+        </Typography>
+        <LinearProgress aria-label={t("area.loading")} />
+      </Box>
+    );
+  }
   return (
     <DataGrid<R>
       autoHeight
