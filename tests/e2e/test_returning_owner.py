@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+import requests
+from playwright.sync_api import Browser, Page, expect
 
+from tests.conftest import start_server
+from tests.e2e.conftest import PHONE
 from tests.e2e.flow_helpers import axe_check, document, upload
-from tests.e2e.test_portal import PartnerUrl, register_and_sign_up
+from tests.e2e.test_portal import PASSWORD, PartnerUrl, register_and_sign_up
 
 
 def test_a_second_vehicle_in_the_same_browser_is_prefilled_and_its_own(
@@ -49,3 +52,68 @@ def test_a_second_vehicle_in_the_same_browser_is_prefilled_and_its_own(
     assert numbers[0] and numbers[1] and numbers[0] != numbers[1], texts
     assert first in numbers, (first, numbers)  # the first vehicle's card is unchanged
     assert errors == []
+
+
+def test_a_new_device_waits_for_the_resend_with_a_countdown(
+    browser: Browser, phone: Page, partner_url: PartnerUrl
+) -> None:
+    """The portal's code step (a new device) offers 'Code erneut senden' only after the minute,
+    counting down visibly instead of failing twice."""
+    address = register_and_sign_up(phone, partner_url)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="de-DE")
+    page = context.new_page()  # another device: no device cookie, so the e-mailed code is asked
+    page.goto(partner_url("stadtwerk", "/portal/auth/login"))
+    page.get_by_test_id("portal-username").fill(address)
+    page.get_by_test_id("portal-password").fill(PASSWORD)
+    page.get_by_test_id("portal-login").click()
+    resend = page.get_by_test_id("portal-otp-resend")
+    expect(resend).to_be_disabled(timeout=15_000)
+    expect(resend).to_have_text(re.compile(r"Code erneut senden \(in \d+ s\)"))
+    first = int(re.findall(r"\d+", resend.inner_text())[0])
+    page.wait_for_timeout(2_100)
+    assert int(re.findall(r"\d+", resend.inner_text())[0]) < first  # it counts down
+    axe_check(page, "portal code step with countdown", settle=False)
+    context.close()
+
+
+def test_failures_of_others_behind_one_address_never_block_a_right_password(
+    browser: Browser, phone: Page, partner_url: PartnerUrl
+) -> None:
+    """An office behind one address (a proxy that the server trusts, as in production): 25
+    failed logins of other people from there, then a colleague's right password in Chromium
+    goes on to the e-mailed code, not to 'wait'."""
+    address = register_and_sign_up(phone, partner_url)
+    process, port = start_server(
+        workers=1,
+        extra_env={
+            "TRUSTED_PROXIES": "1",
+            "LOGIN_SENDS_PER_ADDRESS_HOUR": "100000",
+            "UPLOAD_LIMIT_PER_ADDRESS": "100000",
+        },
+    )
+    office = {"X-Forwarded-For": "198.51.100.23"}
+    try:
+        base = f"http://stadtwerk.localhost:{port}"
+        for index in range(25):
+            sprayed = requests.post(
+                f"http://127.0.0.1:{port}/api/auth/user/login/",
+                json={"username": f"kollege{index}@example.org", "password": "Falsch-123!", "recaptcha": "x"},
+                headers={**office, "Host": f"stadtwerk.localhost:{port}"},
+                timeout=30,
+            )
+            assert sprayed.status_code in (401, 429), sprayed.text
+        assert sprayed.status_code == 429  # the address is throttled for failing attempts by now
+        context = browser.new_context(
+            viewport=PHONE, is_mobile=True, locale="de-DE", extra_http_headers=office
+        )
+        page = context.new_page()
+        page.goto(f"{base}/portal/auth/login")
+        page.get_by_test_id("portal-username").fill(address)
+        page.get_by_test_id("portal-password").fill(PASSWORD)
+        page.get_by_test_id("portal-login").click()
+        # the colleague is not told to wait: the code step (failures came from this address)
+        expect(page.get_by_test_id("portal-otp")).to_be_visible(timeout=15_000)
+        context.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -266,7 +266,15 @@ def test_the_dashboard_figures(viewer: Client) -> None:
         rejected = ApplicationFactory.create(sub_partner=meier)
         old = ApplicationFactory.create()
         QuotaApplication.objects.filter(pk=old.pk).update(created_at=now - timedelta(days=3))
-        for status in ("qa_entered", "qa_picked_up", "qa_sent_to_uba", "qa_accepted", "qa_to_pay", "qa_paid"):
+        for status in (
+            "qa_entered",
+            "qa_picked_up",
+            "qa_sent_to_uba",
+            "qa_accepted",
+            "qa_to_pay",
+            "qa_to_settle",
+            "qa_paid",
+        ):
             quota_application_move(application=paid, status=status, actor=None)
         for status in ("qa_entered", "qa_picked_up", "qa_sent_to_uba", "qa_accepted"):
             quota_application_move(application=owed, status=status, actor=None)

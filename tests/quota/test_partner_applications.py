@@ -230,7 +230,8 @@ def test_the_detail_has_scan_reader_fields_masked_iban_history_and_moves(
 ) -> None:
     settings.MEDIA_ROOT = tmp_path
     dora = rows["dora"]
-    default_storage.save(dora.registration.zlb_scan, ContentFile(b"\xff\xd8scan"))
+    # what staff see is the redacted display copy (the original has no URL at all)
+    default_storage.save(dora.registration.display_scan, ContentFile(b"\xff\xd8scan"))
 
     response = get(viewer, f"{API}{dora.pk}/")
 
