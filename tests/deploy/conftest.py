@@ -18,8 +18,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
-DATABASE = "deploy_pytest"
-REDIS_URL = "redis://127.0.0.1:6379/5"
+# One database and one Redis database per pytest-xdist worker: two workers' session fixtures
+# must not drop or flush each other's (gw0 → deploy_pytest_gw0 and Redis 5, gw1 → ... 6).
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+DATABASE = f"deploy_pytest_{_WORKER}" if _WORKER else "deploy_pytest"
+REDIS_URL = f"redis://127.0.0.1:6379/{5 + int(_WORKER.removeprefix('gw') or 0) % 10}"
 BUCKET = "thg-media"
 BASE_DOMAIN = "thg.test"
 

@@ -175,7 +175,8 @@ def test_login_mail_by_the_worker_scan_to_s3_and_clean_logs(stack: Stack, moto_e
     assert ("p_beta", "/api/auth/registration/otp/", 200) in routes
     assert all("partner" in line for line in web_lines + worker_lines)
     executed = {line["partner"] for line in worker_lines if line["message"].startswith("Executing")}
-    assert executed == {"p_alpha", "p_beta"}
+    # (periodic tasks, e.g. the custom-domain check every 5 minutes, may run in between)
+    assert {"p_alpha", "p_beta"} <= executed
     assert any("restarting (max tasks)" in line["message"] for line in worker_lines)
     everything = stack.logs["web"].read_text() + stack.logs["worker"].read_text()
     for secret in (ALPHA_EMAIL, BETA_EMAIL, "jonas.brenner", code, tokens["access"]):
