@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import factory
 from django.db import connection
 from django.utils import timezone
@@ -27,12 +29,17 @@ class UserFactory(DjangoModelFactory[User]):
     last_name = "Mustermann"
 
 
+_SEQUENCE_BASE = 500_000 + (os.getpid() % 400) * 1_000  # six digits, as the real ones
+
+
 class RegistrationFactory(DjangoModelFactory[BevRegistration]):
     class Meta:
         model = BevRegistration
 
     owner = factory.SubFactory(UserFactory)
-    sequence = factory.Sequence(lambda n: 500_000 + n)
+    # Counted from a base of its own per process: the browser tests create registrations from
+    # several processes (the test, `manage.py shell` helpers) in one database.
+    sequence = factory.Sequence(lambda n: _SEQUENCE_BASE + n)
     # Stored under the partner's prefix, as the scan intake does.
     zlb_scan = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}.jpg")
     resized_image = factory.LazyAttribute(lambda r: f"{_schema()}/scans/test-{r.sequence}-resized.jpg")

@@ -126,7 +126,7 @@ def test_from_the_flow_into_the_portal_and_through_it(
 ) -> None:
     errors: list[str] = []
     desktop.on("pageerror", lambda error: errors.append(str(error)))
-    address = register_and_sign_up(desktop, partner_url, seed=5)
+    address = register_and_sign_up(desktop, partner_url, seed=7)
     card = desktop.get_by_test_id("registration-card")
     expect(desktop.get_by_test_id("welcome-name")).to_contain_text("Willkommen, Anna Muster")
     expect(desktop.get_by_test_id("advertisement")).to_be_visible()
