@@ -14,7 +14,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook
-.PHONY: lint-web audit
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -37,7 +37,13 @@ serve:
 		--graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)
-test: install build-web build-storybook lint audit typecheck test-web test-py
+# The steps before pytest are single-threaded tools for most of their time (pip, npm ci,
+# rollup, tsc, mypy, eslint): two at a time on the two cores, each step's output printed whole
+# when it ends.
+test:
+	$(MAKE) --no-print-directory -j2 --output-sync=target install
+	$(MAKE) --no-print-directory -j2 --output-sync=target build-web build-storybook lint audit typecheck test-web
+	$(MAKE) --no-print-directory test-py
 
 install: system-deps python-deps node-deps tools
 
@@ -46,8 +52,9 @@ tools: python-deps
 	@$(PY) deploy/tools/fetch_helm.py || echo "Helm could not be fetched: the chart tests skip rendering"
 
 # Debian packages the project needs, when we are root: Chromium for the browser tests,
-# Tesseract with German data for the document check, fonts for rendering test documents.
-DEBIAN_PACKAGES := chromium tesseract-ocr tesseract-ocr-deu fonts-dejavu-core
+# Tesseract with German data for the document check, fonts for rendering test documents,
+# librsvg for the PNG copy of SVG logos (tenants.svg_raster).
+DEBIAN_PACKAGES := chromium tesseract-ocr tesseract-ocr-deu fonts-dejavu-core librsvg2-2
 system-deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -64,9 +71,11 @@ system-deps:
 # Exactly the locked versions, each checked against its hashes (requirements-dev.lock, made by
 # uv from pyproject.toml: see its header), then the project itself without resolving anything.
 python-deps: $(VENV)/.installed
-$(VENV)/.installed: pyproject.toml requirements-dev.lock
+$(VENV)/.installed: pyproject.toml requirements-dev.lock requirements-ocr.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --require-hashes --no-deps -r requirements-dev.lock
+	# the reader's second engine, without the opencv-python it declares (requirements-ocr.in)
+	$(PY) -m pip install -q --require-hashes --no-deps -r requirements-ocr.lock
 	$(PY) -m pip install -q --no-deps .
 	rm -rf build *.egg-info
 	touch $@
@@ -103,6 +112,17 @@ storybook-static/index.html: node_modules/.installed $(WEB_SOURCES) $(STORYBOOK_
 	npm run --silent build-storybook
 	touch $@
 
+# The build's source maps (var/sourcemaps, never served) to Sentry under the release the page
+# names, with SENTRY_AUTH_TOKEN, SENTRY_ORG, SENTRY_PROJECT (and SENTRY_URL for a self-hosted
+# Sentry); without them it says it skips. The Dockerfile's web stage runs the same step.
+sourcemaps-upload: build-web
+	node deploy/tools/sourcemaps.mjs upload
+
+## make storybook-baselines: take the visual-regression pictures again (a wanted change of look):
+## every story at phone and desktop; writes the pictures that changed or are missing, removes stale ones
+storybook-baselines: build-storybook
+	UPDATE_BASELINES=1 $(PY) -m pytest -n $(PYTEST_WORKERS) --dist load tests/storybook/test_stories.py -q -p no:cacheprovider
+
 collectstatic: python-deps
 	$(MANAGE) collectstatic --noinput -v 0
 
@@ -113,7 +133,9 @@ lint: python-deps lint-web
 # ESLint (eslint.config.js: typescript-eslint, the rules of hooks, jsx-a11y, and the feature
 # folders' boundaries). Prettier (.prettierrc.json) checks the files listed here: the code
 # before it was formatted by hand, so a folder joins the list when it is formatted whole.
-PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/shared/lib/tokens.ts web/src/partner
+PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/shared/lib/tokens.ts web/src/partner \
+	web/src/shared/lib/scrub*.ts web/src/shared/lib/error-reporting*.ts web/src/shared/lib/sentry-client.ts \
+	deploy/tools/sourcemaps.mjs
 lint-web: node-deps
 	node_modules/.bin/eslint --max-warnings 0 --cache --cache-location var/cache/eslint/ web storybook
 	node_modules/.bin/prettier --check --log-level warn --no-error-on-unmatched-pattern $(PRETTIER_CHECKED)
@@ -131,14 +153,17 @@ typecheck: python-deps node-deps
 test-web: node-deps
 	npm run --silent test:web
 
-# Two workers (pytest-xdist), one test database, file cache and test server each; a test file
-# stays on one worker (--dist loadfile), so its module fixtures are built once.
+# Two workers (pytest-xdist), one test database, file cache and test server each. One round
+# for the API/tenancy/unit tests and the Storybook checks (--dist loadgroup, tests/conftest.py):
+# a test file stays on one worker, so its module fixtures are built once, the longest first;
+# the Storybook file (render, axe, layout, pictures of every story: many short independent
+# tests) is spread test by test over both workers and fills the round's tail. The browser tests
+# run last, on fresh test databases: their server commits what the owners do (registrations,
+# codes), which other tests' counts must not see, whatever the order.
 PYTEST_WORKERS ?= 2
-# The browser tests run second, on fresh test databases: their server commits what the owners
-# do (registrations, codes), which other tests' counts must not see, whatever the order.
 test-py: python-deps
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --ignore=tests/e2e
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/e2e --durations=15 --junitxml=var/test-report/round1.xml
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e --junitxml=var/test-report/e2e.xml
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web

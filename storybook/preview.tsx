@@ -2,6 +2,7 @@ import { withThemeFromJSXProvider } from "@storybook/addon-themes";
 import type { Preview } from "@storybook/react-vite";
 import { mswLoader } from "msw-storybook-addon/csf3";
 import type { ReactNode } from "react";
+import { configure } from "storybook/test";
 
 import type { PartnerConfig } from "@/api/config";
 import { PartnerProviders } from "@/app/app";
@@ -14,6 +15,13 @@ function PartnerProvider({ theme, children }: { theme: PartnerConfig; children: 
     </PartnerProviders>
   );
 }
+
+// A play function waits for a lazy screen's chunk and MSW's answer. Testing Library's default
+// of one second is less than that takes in `make test`, where two pytest workers each drive a
+// Chromium on a busy machine: a story then failed for want of patience, not for a fault. A
+// story that really does not show what its play function looks for still fails, after 15 s
+// (the Storybook tests wait 30 s for a story to end).
+configure({ asyncUtilTimeout: 15_000 });
 
 const preview: Preview = {
   decorators: [withThemeFromJSXProvider({ themes: PARTNERS, defaultTheme: "standard", Provider: PartnerProvider })],

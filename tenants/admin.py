@@ -19,12 +19,13 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from tenants.audit import config_change_lists, console_audit_record, partner_snapshot
 from tenants.brand import BrandAssetError, brand_asset_store
 from tenants.config_form import ConfigFormField, config_import_parse
-from tenants.config_schema import ConfigErrors
+from tenants.config_schema import ConfigErrors, config_normalise
 from tenants.domains import domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
-from tenants.models import ConfigVersion, Domain, Partner, is_local_host
+from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
 from tenants.preview import preview_max_age, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
 from tenants.services import (
@@ -245,6 +246,13 @@ class PartnerAdmin(admin.ModelAdmin):
     def get_inlines(self, request: HttpRequest, obj: Partner | None) -> list[Any]:
         return self.inlines if obj is not None else []
 
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A new partner's form starts from the defaults: the widget posts every field it
+        shows, and an empty one (no colour, no choice) would be refused field by field."""
+        initial: dict[str, Any] = dict(super().get_changeform_initial_data(request))
+        initial.setdefault("config", config_normalise({}))
+        return initial
+
     def get_form(
         self, request: HttpRequest, obj: Partner | None = None, change: bool = False, **kwargs: Any
     ) -> Any:
@@ -278,10 +286,12 @@ class PartnerAdmin(admin.ModelAdmin):
             context["partner_admins"] = _partner_admins(partner)
             context["pending_domains"] = partner.domains.filter(verified_at__isnull=True).exists()
             if partner.archived_at is None:
-                context["preview_url"] = preview_url(partner=partner, request=None)
-                context["draft_preview_url"] = preview_url(partner=partner, draft=draft) if draft else None
+                context["preview_url"] = preview_url(partner=partner, request=request)
+                context["draft_preview_url"] = (
+                    preview_url(partner=partner, draft=draft, request=request) if draft else None
+                )
                 context["preview_days"] = preview_max_age() // 86400
-                context["site_url"] = partner_site_url(partner)
+                context["site_url"] = partner_site_url(partner, request)
         return super().change_view(request, object_id, form_url, extra_context=context)
 
     def get_object(
@@ -300,14 +310,30 @@ class PartnerAdmin(admin.ModelAdmin):
         if change:
             # `obj` already carries the form's values; the services compare with the stored row.
             current = Partner.objects.get(pk=obj.pk)
+            before = partner_snapshot(current)
             partner_update(
                 partner=current, name=data["name"], kind=data["kind"], frontend_active=data["frontend_active"]
             )
+            after = partner_snapshot(current)
+            changed = [key for key in after if before[key] != after[key]]
+            if changed:
+                self._audit(
+                    request,
+                    current,
+                    "change",
+                    f"Geändert: {', '.join(changed)}",
+                    {key: before[key] for key in changed},
+                    {key: after[key] for key in changed},
+                )
             draft = config_draft(current)
             if data["config"] != current.config or draft is not None:
-                config_draft_save(
+                previous = draft.config if draft is not None else current.config
+                saved = config_draft_save(
                     partner=current, config=data["config"], author=request.user, note=data.get("note", "")
                 )
+                old, new = config_change_lists(previous, saved.config)
+                if new or old:
+                    self._audit(request, current, "draft", "Entwurf gespeichert", old, new)
                 messages.info(
                     request, "Die Konfiguration ist als Entwurf gespeichert: prüfen und veröffentlichen."
                 )
@@ -326,6 +352,18 @@ class PartnerAdmin(admin.ModelAdmin):
             )
             obj.pk = provisioned.pk
             obj.schema_name = provisioned.schema_name
+            self._audit(
+                request,
+                provisioned,
+                "create",
+                "Partner angelegt",
+                None,
+                {
+                    **partner_snapshot(provisioned),
+                    "domains": list(provisioned.domains.values_list("domain", flat=True)),
+                    "config": provisioned.config,
+                },
+            )
 
     # --- Delete archives -----------------------------------------------------------------------
 
@@ -341,8 +379,9 @@ class PartnerAdmin(admin.ModelAdmin):
         return archived, {}, set(), []
 
     def delete_model(self, request: HttpRequest, obj: Partner) -> None:
+        before = partner_snapshot(obj)
         partner_archive(partner=obj)
-        self.log_change(request, obj, "Archiviert (statt gelöscht)")
+        self._audit(request, obj, "archive", "Archiviert (statt gelöscht)", before, partner_snapshot(obj))
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
         for partner in queryset:
@@ -359,8 +398,60 @@ class PartnerAdmin(admin.ModelAdmin):
     @admin.action(description="Aus dem Archiv holen (Website bleibt aus)")
     def unarchive(self, request: HttpRequest, queryset: QuerySet[Partner]) -> None:
         for partner in queryset.filter(archived_at__isnull=False):
+            before = partner_snapshot(partner)
             partner_unarchive(partner=partner)
-            self.log_change(request, partner, "Aus dem Archiv geholt")
+            self._audit(
+                request, partner, "unarchive", "Aus dem Archiv geholt", before, partner_snapshot(partner)
+            )
+
+    def _audit(
+        self,
+        request: HttpRequest,
+        partner: Partner,
+        action: str,
+        summary: str,
+        before: dict[str, Any] | None = None,
+        after: dict[str, Any] | None = None,
+    ) -> None:
+        """The console's audit log (public schema) and Django's history of the partner."""
+        console_audit_record(
+            actor=request.user, action=action, partner=partner, summary=summary, before=before, after=after
+        )
+        self.log_change(request, partner, summary)
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        """Custom domains added, renamed or removed on the change page: each in the log."""
+        old = {domain.pk: domain.domain for domain in Domain.objects.filter(tenant=form.instance)}
+        super().save_formset(request, form, formset, change)
+        if formset.model is not Domain:
+            return
+        for domain in formset.new_objects:
+            self._audit(
+                request,
+                form.instance,
+                "domain_add",
+                f"Domain {domain.domain} hinzugefügt",
+                None,
+                {"domain": domain.domain, "is_primary": domain.is_primary},
+            )
+        for domain, fields in formset.changed_objects:
+            self._audit(
+                request,
+                form.instance,
+                "domain_change",
+                f"Domain {domain.domain} geändert ({', '.join(fields)})",
+                {"domain": old.get(domain.pk)},
+                {"domain": domain.domain, "is_primary": domain.is_primary},
+            )
+        for domain in formset.deleted_objects:
+            self._audit(
+                request,
+                form.instance,
+                "domain_delete",
+                f"Domain {old.get(domain.pk, domain.domain)} entfernt",
+                {"domain": old.get(domain.pk, domain.domain)},
+                None,
+            )
 
     # --- Drafts, versions, rollback ---------------------------------------------------------
 
@@ -438,8 +529,8 @@ class PartnerAdmin(admin.ModelAdmin):
         """A fresh preview link (of the draft with ?draft=1), opened at once."""
         partner = self._partner(request, object_id, write=False)
         draft = config_draft(partner) if request.GET.get("draft") else None
-        self.log_change(request, partner, "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
-        return HttpResponseRedirect(preview_url(partner=partner, draft=draft))
+        self._audit(request, partner, "preview", "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
+        return HttpResponseRedirect(preview_url(partner=partner, draft=draft, request=request))
 
     def brand_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """Uploaded logo, favicon, header image: cleaned and stored (tenants.brand), their URLs
@@ -447,6 +538,7 @@ class PartnerAdmin(admin.ModelAdmin):
         partner = self._partner(request, object_id, write=True)
         draft = config_draft(partner)
         config = json.loads(json.dumps(draft.config if draft else partner.config))
+        previous = json.loads(json.dumps(config))
         stored = []
         for kind in ("logo", "favicon", "header_image"):
             upload = request.FILES.get(kind)
@@ -476,7 +568,8 @@ class PartnerAdmin(admin.ModelAdmin):
             for message in _messages(exc):
                 messages.error(request, message)
             return self._back(partner, "change")
-        self.log_change(request, partner, f"Markenbilder hochgeladen: {', '.join(stored)}")
+        old, new = config_change_lists(previous, config)
+        self._audit(request, partner, "asset", f"Markenbilder hochgeladen: {', '.join(stored)}", old, new)
         messages.success(request, "Die Bilder sind im Entwurf: Vorschau ansehen und veröffentlichen.")
         return self._back(partner, "change")
 
@@ -505,7 +598,10 @@ class PartnerAdmin(admin.ModelAdmin):
                 request, f"Einladung nicht möglich: {detail.get('message') or detail.get('detail')}"
             )
             return self._back(partner, "change")
-        self.log_change(request, partner, f"Partner-Admin {email} eingeladen")
+        self._audit(
+            request, partner, "invite", f"Partner-Admin {email} eingeladen", None,
+            {"email": email, "name": name, "role": "partner_admin"},
+        )  # fmt: skip
         messages.success(
             request, f"{name} ({email}) ist als Partner-Admin eingeladen: die E-Mail ist unterwegs."
         )
@@ -514,8 +610,14 @@ class PartnerAdmin(admin.ModelAdmin):
     def verify_domains_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)
         for domain in partner.domains.filter(verified_at__isnull=True):
-            if domain_verify(domain=domain):
-                self.log_change(request, partner, f"Domain {domain.domain} bestätigt")
+            verified = domain_verify(domain=domain)
+            self._audit(
+                request, partner, "domain_verify",
+                f"Domain {domain.domain} " + ("bestätigt" if verified else "geprüft: noch nicht bestätigt"),
+                {"domain": domain.domain, "verified": False},
+                {"domain": domain.domain, "verified": verified, "result": domain.check_result},
+            )  # fmt: skip
+            if verified:
                 messages.success(request, f"{domain.domain} ist bestätigt und wird ausgeliefert.")
             else:
                 messages.warning(request, f"{domain.domain}: {domain.check_result}")
@@ -535,6 +637,7 @@ class PartnerAdmin(admin.ModelAdmin):
 
     def publish_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)
+        live, published = partner.config, partner.published_version
         try:
             version = config_draft_publish(
                 partner=partner, author=request.user, note=request.POST.get("note", "")[:300]
@@ -543,48 +646,45 @@ class PartnerAdmin(admin.ModelAdmin):
             for message in _messages(exc):
                 messages.error(request, message)
             return self._back(partner)
-        self.log_change(request, partner, f"Konfiguration Version {version.number} veröffentlicht")
+        old, new = config_change_lists(live, version.config)
+        self._audit(
+            request, partner, "publish", f"Konfiguration Version {version.number} veröffentlicht",
+            {"published_version": published, **old}, {"published_version": version.number, **new},
+        )  # fmt: skip
         messages.success(request, f"Version {version.number} ist veröffentlicht.")
         return self._back(partner)
 
     def discard_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)
+        draft = config_draft(partner)
         if config_draft_discard(partner=partner):
-            self.log_change(request, partner, "Konfigurationsentwurf verworfen")
+            old, new = config_change_lists(partner.config, draft.config if draft else partner.config)
+            self._audit(request, partner, "discard", "Konfigurationsentwurf verworfen", new, old)
             messages.success(request, "Der Entwurf ist verworfen.")
         return self._back(partner, "change")
 
     def rollback_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
         partner = self._partner(request, object_id, write=True)
+        live, published = partner.config, partner.published_version
         try:
             version = config_rollback(partner=partner, number=number, author=request.user)
         except ValidationError as exc:
             for message in _messages(exc):
                 messages.error(request, message)
             return self._back(partner)
-        self.log_change(
-            request, partner, f"Konfiguration auf Version {number} zurückgesetzt (neu: {version.number})"
-        )
+        old, new = config_change_lists(live, version.config)
+        self._audit(
+            request, partner, "rollback",
+            f"Konfiguration auf Version {number} zurückgesetzt (neu: {version.number})",
+            {"published_version": published, **old}, {"published_version": version.number, **new},
+        )  # fmt: skip
         messages.success(request, f"Version {number} ist als Version {version.number} wieder veröffentlicht.")
         return self._back(partner)
 
 
-@admin.register(ConfigVersion)
-class ConfigVersionAdmin(admin.ModelAdmin):
-    """Read-only: versions are written by the console's actions, never edited."""
-
-    list_display = ["partner", "number", "published_at", "author", "note"]
-    list_filter = ["partner"]
-    readonly_fields = [
-        "partner",
-        "number",
-        "config",
-        "author",
-        "created_at",
-        "published_at",
-        "note",
-        "copied_from",
-    ]
+class PlatformRecordAdmin(admin.ModelAdmin):
+    """A record the platform writes (versions, the console's audit log): shown on the public
+    host only, never added, changed or deleted from the admin."""
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request_partner(request) is None and super().has_module_permission(request)
@@ -600,3 +700,43 @@ class ConfigVersionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(ConfigVersion)
+class ConfigVersionAdmin(PlatformRecordAdmin):
+    """Read-only: versions are written by the console's actions, never edited."""
+
+    list_display = ["partner", "number", "published_at", "author", "note"]
+    list_filter = ["partner"]
+    readonly_fields = [
+        "partner",
+        "number",
+        "config",
+        "author",
+        "created_at",
+        "published_at",
+        "note",
+        "copied_from",
+    ]
+
+
+@admin.register(ConsoleAuditEntry)
+class ConsoleAuditEntryAdmin(PlatformRecordAdmin):
+    """The console's audit log: read-only, never edited or deleted from the admin."""
+
+    list_display = ["created_at", "actor_label", "action", "partner_label", "summary"]
+    list_filter = ["action"]
+    search_fields = ["partner_label", "actor_label", "summary"]
+    date_hierarchy = "created_at"
+    readonly_fields = [
+        "created_at", "actor_label", "action", "partner_label", "summary", "before_shown", "after_shown",
+    ]  # fmt: skip
+    fields = tuple(readonly_fields)
+
+    @admin.display(description="Vorher")
+    def before_shown(self, obj: ConsoleAuditEntry) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(obj.before, ensure_ascii=False, indent=2))
+
+    @admin.display(description="Nachher")
+    def after_shown(self, obj: ConsoleAuditEntry) -> str:
+        return format_html("<pre>{}</pre>", json.dumps(obj.after, ensure_ascii=False, indent=2))

@@ -7,7 +7,8 @@ of 32, 180, 192 and 512 px plus a favicon.ico (16, 32, 48). SVG files are parsed
 defusedxml and rebuilt from an allow-list (no script, no event handlers, no external
 references, no foreignObject or style). Everything is stored through the storage layer under
 the partner's prefix (`{schema}/brand/`, content-hashed names) and served from the partner's
-own host at `/brand/<name>` (config.views is untouched: tenants.brand_views).
+own host at `/brand/<name>` (config.views is untouched: tenants.brand_views). An SVG logo also
+gets a PNG copy of the same name (tenants.svg_raster): the one mails show.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from django_tenants.utils import schema_context
 from PIL import Image, ImageOps
 
 from tenants.models import Partner
+from tenants.svg_raster import svg_png
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 25_000_000
@@ -134,8 +136,8 @@ def _encode(image: Image.Image, fmt: str, **options: Any) -> bytes:
     return out.getvalue()
 
 
-def _store(partner: Partner, stem: str, ext: str, data: bytes) -> str:
-    digest = hashlib.sha256(data).hexdigest()[:12]
+def _store(partner: Partner, stem: str, ext: str, data: bytes, digest: str = "") -> str:
+    digest = digest or hashlib.sha256(data).hexdigest()[:12]
     name = f"{stem}-{digest}.{ext}"
     with schema_context(partner.schema_name):
         path = f"{partner.schema_name}/brand/{name}"
@@ -152,7 +154,17 @@ def brand_asset_store(*, partner: Partner, kind: str, data: bytes, filename: str
         raise BrandAssetError("Die Datei ist zu groß (höchstens 2 MB).")
     stem = kind.replace("_", "-")
     if data.lstrip()[:5].lower() in {b"<?xml", b"<svg ", b"<svg>", b"<!--"} or b"<svg" in data[:1024].lower():
-        return StoredAsset(kind, _store(partner, stem, "svg", _svg_clean(data)), {})
+        clean = _svg_clean(data)
+        url = _store(partner, stem, "svg", clean)
+        extra = {}
+        if kind == "logo":
+            # Mails link to a PNG: same name, .png (mail_logo_url finds it by that).
+            png = svg_png(clean, box=BOXES["logo"])
+            if png is not None:
+                extra["png"] = _store(
+                    partner, stem, "png", png, digest=hashlib.sha256(clean).hexdigest()[:12]
+                )
+        return StoredAsset(kind, url, extra)
     image = _raster(data)
     if kind == "favicon":
         side = min(image.size)
@@ -172,6 +184,17 @@ def brand_asset_store(*, partner: Partner, kind: str, data: bytes, filename: str
     if kind == "header_image":
         return StoredAsset(kind, _store(partner, stem, "webp", _encode(image, "WEBP", quality=85)), {})
     return StoredAsset(kind, _store(partner, stem, "png", _encode(image, "PNG", optimize=True)), {})
+
+
+def mail_logo_url(*, schema_name: str, logo: str) -> str:
+    """The logo a mail shows: an uploaded SVG's PNG copy when there is one (mail clients do
+    not show SVG), otherwise the logo as configured."""
+    match = re.fullmatch(r"/brand/(logo-[0-9a-f]{12})\.svg", logo)
+    if match is None:
+        return logo
+    if default_storage.exists(f"{schema_name}/brand/{match.group(1)}.png"):
+        return f"/brand/{match.group(1)}.png"
+    return logo
 
 
 def brand_asset_read(*, schema_name: str, name: str) -> tuple[bytes, str] | None:

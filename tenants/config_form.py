@@ -69,6 +69,7 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "pages.privacydetails",
             "pages.next_year_termsdetails",
             "pages.next_year_privacydetails",
+            "retention",
         ),
     ),  # fmt: skip
     (

@@ -16,7 +16,15 @@ from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 import nh3
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 HEX_COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 ASSET_URL = re.compile(
@@ -331,6 +339,39 @@ class PayoutAccount(Strict):
         return self
 
 
+def _blank_is_none(value: Any) -> Any:
+    # The console's form sends an emptied number field as "".
+    return None if value == "" else value
+
+
+# Days, or empty for the platform's default.
+Days = Annotated[int | None, BeforeValidator(_blank_is_none)]
+
+
+class Retention(Strict):
+    """How long this partner keeps personal data, in days (privacy.retention applies it daily;
+    docs/privacy.md). Empty: the platform's default (settings RETENTION_*). The bounds keep a
+    partner within the law: long enough for what the process needs (an owner's objection to a
+    refusal, the authority's questions after a payout), never longer than the purpose allows
+    (GDPR Art. 5(1)(e)). Payout records are kept by tax law (10 years) and not configurable."""
+
+    # Registrations and billing data of flows never finished (default 30)
+    unfinished_days: Days = Field(default=None, ge=7, le=90)
+    # Refused applications, after their last move (default 90)
+    refused_days: Days = Field(default=None, ge=30, le=365)
+    # Login codes, links and spent sessions (default 30)
+    login_days: Days = Field(default=None, ge=1, le=90)
+    # Device data of the flow (default 30)
+    device_days: Days = Field(default=None, ge=1, le=90)
+    # Scans after the payout of every application of the vehicle (default 365)
+    scans_after_payout_days: Days = Field(default=None, ge=30, le=1095)
+    # The original scan after the authority submission released it (default 0: at once)
+    original_scan_days: Days = Field(default=None, ge=0, le=90)
+    # Accounts without any activity, nothing in progress: erased as on the owner's request
+    # (payout records kept pseudonymised). Default: never.
+    inactive_account_days: Days = Field(default=None, ge=365, le=3650)
+
+
 class PartnerConfig(Strict):
     pages: Pages = Pages()
     colors: Colors = Colors()
@@ -367,6 +408,7 @@ class PartnerConfig(Strict):
     partneradvertisement: PartnerAdvertisement = PartnerAdvertisement()
     wallbox: Wallbox = Wallbox()
     payout_account: PayoutAccount = PayoutAccount()
+    retention: Retention = Retention()
 
     @model_validator(mode="after")
     def _login_intro_follows_the_flow(self) -> PartnerConfig:
@@ -413,7 +455,7 @@ def config_validate(data: Any) -> PartnerConfig:
 
 
 # Configuration the partner keeps to itself: never in the public configuration call.
-PRIVATE_KEYS = frozenset({"payout_account"})
+PRIVATE_KEYS = frozenset({"payout_account", "retention"})
 
 
 def config_public(config: dict[str, Any]) -> dict[str, Any]:

@@ -26,6 +26,31 @@ from tenants.models import Partner, is_local_host
 PARTNER_NOT_FOUND = "Partner not found."
 HOST_MISMATCH = "X-SUBDOMAIN does not match this host."
 CONFIG_CALL = re.compile(r"^/api/configs/([^/]+)/$")
+# A host that is no partner's: a neutral page, no partner's name, colours or data.
+UNKNOWN_HOST_PAGE = """<!doctype html>
+<html lang="de">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<meta name="robots" content="noindex" />
+<title>Adresse nicht zugeordnet</title>
+<style>
+body{margin:0;min-height:100vh;display:grid;place-items:center;background:#f5f5f5;color:#212121;
+font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
+main{max-width:32rem;margin:1rem;padding:2rem;background:#fff;border-radius:8px;
+box-shadow:0 1px 3px rgba(0,0,0,.15)}
+h1{font-size:1.375rem;line-height:1.3;margin:0 0 .75rem;overflow-wrap:anywhere}
+p{margin:0;line-height:1.5}
+</style>
+</head>
+<body>
+<main>
+<h1>Seite nicht gefunden</h1>
+<p>Diese Adresse ist keinem Partner zugeordnet. Bitte prüfen Sie den Link, den Sie erhalten haben.</p>
+</main>
+</body>
+</html>
+"""
 
 # django-tenants' connection wrapper (set_tenant, set_schema_to_public) comes untyped.
 connection: Any = default_connection
@@ -43,13 +68,14 @@ def partner_site_url(partner: Partner, request: HttpRequest | None = None) -> st
 
     Never the request's Host: a request through a foreign host (or a forged Host header)
     must not put that host into a mail. https, except on a developer's *.localhost host,
-    where the request's port is kept when the request came to that same host.
+    where the request's port is kept when the request came to a local host too (the
+    partner's own, or the platform admin's localhost beside it).
     """
     domain = partner.primary_domain()
     if not is_local_host(domain):
         return f"https://{domain}/"
     port = ""
-    if request is not None and request_hostname(request) == domain:
+    if request is not None and is_local_host(request_hostname(request)):
         raw = request.META.get("HTTP_HOST", "")
         candidate = raw.rsplit(":", 1)[1] if ":" in raw and not raw.endswith("]") else ""
         port = f":{candidate}" if candidate.isdigit() else ""
@@ -129,6 +155,7 @@ class PartnerMiddleware:
         if request.path.startswith("/api/"):
             return JsonResponse({"detail": PARTNER_NOT_FOUND}, status=404)
         return HttpResponseNotFound(
-            "<!doctype html><title>Nicht gefunden</title><h1>Seite nicht gefunden</h1>",
+            UNKNOWN_HOST_PAGE,
             content_type="text/html; charset=utf-8",
+            headers={"Cache-Control": "no-cache"},
         )

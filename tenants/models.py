@@ -200,3 +200,35 @@ class ConfigVersion(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.published_at is None
+
+
+class ConsoleAuditEntry(models.Model):
+    """One write of the onboarding console (or of a partner command) by platform staff: who,
+    what, before/after, when. Public schema: the partner schemas' own audit logs
+    (staff.AuditEntry) record the partner area; these writes happen on the public host, and a
+    purged partner's entries must outlive its schema (partner kept as label)."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    actor_label: models.CharField[str, str] = models.CharField("Wer", max_length=300, blank=True)
+    action: models.CharField[str, str] = models.CharField("Aktion", max_length=40)
+    partner = models.ForeignKey(
+        Partner, null=True, blank=True, on_delete=models.SET_NULL, related_name="console_audit"
+    )
+    partner_label: models.CharField[str, str] = models.CharField("Partner", max_length=63, blank=True)
+    summary: models.CharField[str, str] = models.CharField("Was", max_length=300, blank=True)
+    before: models.JSONField[Any, Any] = models.JSONField("Vorher", null=True, blank=True)
+    after: models.JSONField[Any, Any] = models.JSONField("Nachher", null=True, blank=True)
+    created_at: models.DateTimeField[Any, Any] = models.DateTimeField(
+        "Wann", auto_now_add=True, db_index=True
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = "Protokolleintrag der Konsole"
+        verbose_name_plural = "Protokoll der Konsole"
+        indexes = [models.Index(fields=["partner_label", "-created_at"], name="console_audit_partner")]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%d.%m.%Y %H:%M} {self.actor_label}: {self.action} {self.partner_label}"

@@ -346,6 +346,13 @@ def partner_purge(*, partner: Partner, dump_dir: Path) -> Path:
     not archived: purging is the second step, never the first."""
     if partner.archived_at is None:
         raise ValidationError({"partner": [f"{partner.subdomain} ist nicht archiviert: zuerst archivieren."]})
+    from authority.models import AuthoritySubmissionItem
+
+    if AuthoritySubmissionItem.objects.filter(partner=partner).exists():
+        # The platform's record of what went to the authority refers to the partner: kept.
+        raise ValidationError(
+            {"partner": [f"{partner.subdomain} hat Anträge in UBA-Einreichungen: bleibt archiviert."]}
+        )
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     dump = schema_dump(schema_name=partner.schema_name, path=dump_dir / f"{partner.schema_name}-{stamp}.dump")
     with transaction.atomic():

@@ -44,6 +44,51 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
             teardown_databases(own, verbosity=0)
 
 
+# `make test` runs the API/unit tests and the Storybook file in one pytest-xdist round with
+# `--dist loadgroup`, which here means our own groups (pytest_xdist_make_scheduler): a test file
+# stays on one worker (its module fixtures are built once), while the Storybook checks, one long
+# file of short independent tests, are spread test by test over both workers and fill the
+# round's tail. The files that take longest go first, then the others by their number of tests,
+# so no worker is left with one long file at the end while the other waits. (xdist's own
+# loadgroup marks do nothing under pytest 9: xdist renames `item._nodeid`, which pytest 9 no
+# longer reads.)
+LONG_FIRST = ("tests/registrations/test_reader.py",)
+SPREAD = "tests/storybook/"
+
+
+def _file(nodeid: str) -> str:
+    return nodeid.split("::")[0]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    sizes: dict[str, int] = {}
+    for item in items:
+        sizes[_file(item.nodeid)] = sizes.get(_file(item.nodeid), 0) + 1
+
+    def place(item: pytest.Item) -> tuple[int, int, int]:
+        path = _file(item.nodeid)
+        if path.startswith(SPREAD):
+            return (2, 0, 0)
+        if path in LONG_FIRST:
+            return (0, LONG_FIRST.index(path), 0)
+        return (1, -sizes[path], 0)
+
+    items.sort(key=place)  # stable: a file's tests keep their order
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileOrStorybookTest(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return nodeid if nodeid.startswith(SPREAD) else _file(nodeid)
+
+    config.option.loadscopereorder = False  # the order of the collection (above) stands
+    return FileOrStorybookTest(config, log)
+
+
 @pytest.fixture(autouse=True)
 def _forget_partners() -> Iterator[None]:
     """A rolled-back test must not leave partners in the process caches, nor counters

@@ -19,17 +19,20 @@ def _schema() -> str:
     return str(getattr(connection, "schema_name", "public"))
 
 
+# Counted from a base of its own per process: the browser tests create owners, registrations
+# and vehicles from several processes (the test, `manage.py shell` helpers) in one database, so
+# e-mail addresses, application numbers and VINs must not start at 0 in each.
+_SEQUENCE_BASE = 500_000 + (os.getpid() % 400) * 1_000  # six digits, as the real ones
+
+
 class UserFactory(DjangoModelFactory[User]):
     class Meta:
         model = User
 
-    email = factory.Sequence(lambda n: f"owner{n}@example.de")
+    email = factory.Sequence(lambda n: f"owner{_SEQUENCE_BASE + n}@example.de")
     username = factory.SelfAttribute("email")
     first_name = "Erika"
     last_name = "Mustermann"
-
-
-_SEQUENCE_BASE = 500_000 + (os.getpid() % 400) * 1_000  # six digits, as the real ones
 
 
 class RegistrationFactory(DjangoModelFactory[BevRegistration]):
@@ -50,7 +53,7 @@ class RegistrationFactory(DjangoModelFactory[BevRegistration]):
     width = 2000
     height = 1400
     vehicle_class = "M1"
-    vin = factory.Sequence(lambda n: f"WVWZZZ1KZ{n:08d}")
+    vin = factory.Sequence(lambda n: f"WVWZZZ1KZ{_SEQUENCE_BASE + n:08d}")
     locked_at = factory.LazyFunction(timezone.now)
 
 

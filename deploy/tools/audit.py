@@ -47,7 +47,7 @@ def audit_python() -> tuple[bool, str]:
         return True, f"pip-audit skipped: {reason}."
     pip_audit = Path(sys.executable).with_name("pip-audit")
     command = [str(pip_audit), "--progress-spinner", "off", "--disable-pip", "--require-hashes"]
-    command += ["-r", str(ROOT / "requirements.lock")]
+    command += ["-r", str(ROOT / "requirements.lock"), "-r", str(ROOT / "requirements-ocr.lock")]
     result = subprocess.run(command, cwd=ROOT, check=False)  # noqa: S603 (a fixed command)
     return result.returncode == 0, "pip-audit: " + (
         "no known vulnerabilities" if result.returncode == 0 else "failed"

@@ -295,7 +295,7 @@ def account_create(request: HttpRequest, response: HttpResponse, payload: Accoun
         partner=partner, user=user, current_password=payload.current_password, client_ip=_client_ip(request)
     ):
         return Status(400, {"current_password": [_text(request, "current_password")]})
-    services.password_set(user=user, password=payload.password)
+    services.account_create(partner=partner, user=user, password=payload.password)
     # The e-mail was just proven: this browser is a known device.
     _device_cookie(response, partner, user)
     # Setting the password revoked every earlier refresh token: this session goes on with new ones.

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import base64
 import logging
+import re
+from email.utils import formataddr, parseaddr
+from html import unescape
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -15,9 +18,11 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import strip_tags
 
 from accounts.models import LoginCode, LoginLink
 from config.metrics import MAILS
+from tenants.brand import mail_logo_url
 from tenants.middleware import partner_site_url
 from tenants.models import Partner
 from themes.compiler import theme_compile
@@ -25,32 +30,61 @@ from themes.compiler import theme_compile
 logger = logging.getLogger(__name__)
 
 
-def mail_send(*, schema_name: str, to: str, template: str, subject: str, context: dict[str, Any]) -> None:
-    """A German HTML and text e-mail with the partner's logo and colours."""
-    partner = Partner.objects.get(schema_name=schema_name)
+def mail_sender(partner: Partner) -> str:
+    """From: the partner's name over the platform's sending address (the address must be
+    one the mail service may send for; the name is what the owner sees in the inbox)."""
+    _, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    return formataddr((partner.name, settings.MAIL_FROM_ADDRESS or address))
+
+
+def mail_imprint(partner: Partner) -> tuple[str, str]:
+    """The partner's imprint (its Impressum, sanitised when saved) for the mail's footer, as
+    HTML and as text; empty when the partner has none."""
+    html = str((partner.config or {}).get("impressum_details") or "").strip()
+    if not html:
+        return "", ""
+    text = re.sub(r"<br\s*/?>|</p>|</div>|</li>", "\n", html, flags=re.IGNORECASE)
+    text = "\n".join(line.strip() for line in unescape(strip_tags(text)).splitlines() if line.strip())
+    return html, text
+
+
+def mail_context(partner: Partner, context: dict[str, Any]) -> dict[str, Any]:
+    """What every mail template gets: the partner's name, logo, colours and imprint."""
     theme = theme_compile(partner.config, partner.kind)
     tokens = theme["tokens"]
     logo = theme["assets"]["logo"]
     if isinstance(logo, str) and logo.startswith("/"):
-        # An uploaded brand asset (tenants.brand, a PNG for raster logos): mail clients need
-        # the absolute URL on the partner's own domain.
+        # An uploaded brand asset (tenants.brand: a PNG for raster logos, the PNG copy of an SVG
+        # one; mail clients show no SVG), by its absolute URL on the partner's own domain.
+        logo = mail_logo_url(schema_name=partner.schema_name, logo=logo)
         logo = partner_site_url(partner).rstrip("/") + logo
-    full_context = {
+    imprint_html, imprint_text = mail_imprint(partner)
+    return {
         "partner_name": partner.name,
         "logo": logo,
         "button": tokens["button"],
         "button_text": tokens["buttonText"],
         "text": tokens["text"],
         "font": theme["mui"]["typography"]["fontFamily"],
+        "imprint_html": imprint_html,
+        "imprint_text": imprint_text,
         **context,
     }
+
+
+def mail_send(*, schema_name: str, to: str, template: str, subject: str, context: dict[str, Any]) -> None:
+    """A German HTML and text e-mail with the partner's logo, colours and imprint, sent in
+    the partner's name."""
+    partner = Partner.objects.get(schema_name=schema_name)
+    full_context = mail_context(partner, context)
     text = render_to_string(f"accounts/mail/{template}.txt", full_context)
     html = render_to_string(f"accounts/mail/{template}.html", full_context)
     message = EmailMultiAlternatives(
         subject=f"{subject} – {partner.name}",
         body=text,
-        from_email=settings.DEFAULT_FROM_EMAIL,
+        from_email=mail_sender(partner),
         to=[to],
+        reply_to=[settings.MAIL_REPLY_TO] if settings.MAIL_REPLY_TO else None,
         headers={"X-Partner": partner.subdomain},
     )
     message.attach_alternative(html, "text/html")

@@ -4,8 +4,9 @@ import unicodedata
 from typing import Any
 
 from django.contrib.auth.models import AbstractUser
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
-from django.db.models.functions import Lower
+from django.db.models.functions import Lower, Upper
 
 # Letters that case folding keeps apart from their ASCII look-alike but that Python's
 # case-insensitive regular expressions (and so Django's EmailValidator) match as i: the
@@ -48,6 +49,9 @@ class User(AbstractUser):
                 condition=~models.Q(email_canonical=""),
             ),
         ]
+        # The partner area's search over owners' e-mail addresses (any part, as icontains
+        # writes it: UPPER(email::text) LIKE ...): trigrams of pg_trgm (migration 0006).
+        indexes = [GinIndex(OpClass(Upper("email"), name="gin_trgm_ops"), name="accounts_user_email_trgm")]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.username_canonical = canonical_name(self.username)

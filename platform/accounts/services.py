@@ -53,6 +53,7 @@ from accounts.tokens import (
     tokens_issue,
 )
 from config.metrics import LOGINS
+from privacy.consents import consent_record_signup
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
@@ -564,6 +565,16 @@ def password_set(*, user: User, password: str) -> None:
         user.save(update_fields=["password"])
         for token in OutstandingToken.objects.filter(user=user).exclude(blacklistedtoken__isnull=False):
             BlacklistedToken.objects.get_or_create(token=token)
+
+
+def account_create(*, partner: Partner, user: User, password: str) -> None:
+    """The portal's signup: the owner's password, and for an owner who had none (the signup's
+    terms box is shown and must be ticked) the terms consent with its text version."""
+    first = not user.has_usable_password()
+    with transaction.atomic():
+        password_set(user=user, password=password)
+        if first:
+            consent_record_signup(user=user, config=PartnerConfig.model_validate(partner.config))
 
 
 def account_password_allowed(*, partner: Partner, user: User, current_password: str, client_ip: str) -> bool:

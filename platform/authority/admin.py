@@ -16,6 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django_tenants.utils import get_public_schema_name
 
 from accounts.models import User
 from authority import registry, services
@@ -27,6 +28,7 @@ from authority.models import (
     VehicleClaim,
 )
 from tenants.middleware import request_partner
+from tenants.models import Partner
 
 ANSWER_FIELD = "answer"
 
@@ -59,6 +61,12 @@ class SubmissionCreateForm(forms.Form):
     limit = forms.IntegerField(
         label="Höchstens (leer: alle bereiten Anträge)", required=False, min_value=1, max_value=100_000
     )
+    # Checked per row of the candidates table (all of them at first); building needs one.
+    partners = forms.TypedMultipleChoiceField(coerce=int, required=False)
+
+    def __init__(self, *args: Any, partner_choices: list[tuple[int, str]] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["partners"].choices = partner_choices or []  # type: ignore[attr-defined]
 
 
 class AnswerForm(forms.Form):
@@ -149,14 +157,25 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
             if "legislation_year" in request.GET
             else None
         )
-        form = SubmissionCreateForm(data, initial={"legislation_year": timezone.localdate().year})
+        partners = Partner.objects.exclude(schema_name=get_public_schema_name()).order_by("pk")
+        choices = [(partner.pk, partner.subdomain) for partner in partners]
+        form = SubmissionCreateForm(
+            data, initial={"legislation_year": timezone.localdate().year}, partner_choices=choices
+        )
         candidates = None
+        picked: set[int] = set()
         if data is not None and form.is_valid():
             year = form.cleaned_data["legislation_year"]
+            picked = set(form.cleaned_data["partners"])
             if request.method == "POST" and "build" in request.POST:
                 try:
+                    if not picked:
+                        raise services.AuthorityError(services.PARTNERS_MISSING)
                     submission = services.submission_create(
-                        legislation_year=year, actor=_user(request), limit=form.cleaned_data["limit"]
+                        legislation_year=year,
+                        actor=_user(request),
+                        limit=form.cleaned_data["limit"],
+                        partner_ids=picked,
                     )
                 except services.AuthorityError as refused:
                     self.message_user(request, refused.message, messages.ERROR)
@@ -170,10 +189,12 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
                         reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
                     )
             candidates = services.submission_candidates(legislation_year=year)
+            if request.method == "GET":  # the first look: every partner with something ready
+                picked = {c.partner.pk for c in candidates if c.ready}
         return TemplateResponse(
             request,
             "admin/authority/submission_add.html",
-            self._context(request, "Neue UBA-Einreichung", form=form, candidates=candidates),
+            self._context(request, "Neue UBA-Einreichung", form=form, candidates=candidates, picked=picked),
         )
 
     def download_view(self, request: HttpRequest, pk: int) -> FileResponse:

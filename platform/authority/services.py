@@ -13,6 +13,7 @@ import csv
 import io
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -31,6 +32,7 @@ ANSWER_MAX_BYTES = 10 * 1024 * 1024
 ANSWER_MAX_ROWS = 100_000
 ACCEPTED_WORDS = {"accepted", "accept", "angenommen", "akzeptiert", "ok", "ja"}
 REJECTED_WORDS = {"rejected", "reject", "abgelehnt", "nein"}
+PARTNERS_MISSING = "Bitte wählen Sie mindestens einen Partner."
 
 
 class AuthorityError(Exception):
@@ -78,19 +80,29 @@ def submission_candidates(*, legislation_year: int) -> list[ReadyCount]:
 
 
 def submission_create(
-    *, legislation_year: int, actor: User | None, limit: int | None = None
+    *,
+    legislation_year: int,
+    actor: User | None,
+    limit: int | None = None,
+    partner_ids: Collection[int] | None = None,
 ) -> AuthoritySubmission:
-    """Take the ready applications of a year (all partners) into a new package, move them to
-    `qa_sent_to_uba` and queue the building of its file. All or nothing: one transaction across
-    the partners' schemas. A vehicle another application holds in the registry (a VIN that
-    arrived unclaimed) becomes a double registration instead of going to the authority."""
+    """Take the ready applications of a year into a new package, move them to `qa_sent_to_uba`
+    and queue the building of its file: of every partner, or of the partners picked
+    (`partner_ids`, e.g. one whose back office finished early). All or nothing: one transaction
+    across the partners' schemas. A vehicle another application holds in the registry (a VIN
+    that arrived unclaimed) becomes a double registration instead of going to the authority."""
     from authority.tasks import submission_package_build
 
+    partners = _partners()
+    if partner_ids is not None:
+        partners = [partner for partner in partners if partner.pk in set(partner_ids)]
+        if not partners:
+            raise AuthorityError(PARTNERS_MISSING)
     with transaction.atomic():
         submission = AuthoritySubmission.objects.create(legislation_year=legislation_year, created_by=actor)
         reason = f"UBA-Einreichung Nr. {submission.pk}"
         count = doubles = 0
-        for partner in _partners():
+        for partner in partners:
             with schema_context(partner.schema_name):
                 applications = list(
                     QuotaApplication.objects.filter(legislation_year=legislation_year, status=READY_STATUS)
@@ -146,6 +158,7 @@ def submission_create(
             submission=submission,
             count=count,
             double_registrations=doubles,
+            partners=None if partner_ids is None else [partner.subdomain for partner in partners],
         )
         transaction.on_commit(lambda: submission_package_build(submission.pk))
     return submission

@@ -36,9 +36,7 @@ def client_previous(*, owner: User) -> Client | None:
 
 
 def client_prefill(client: Client) -> dict[str, Any]:
-    from quota.selectors import iban_masked
-
     data: dict[str, Any] = {field: getattr(client, field) for field in PREFILL_FIELDS}
-    data["account_iban_masked"] = iban_masked(client.account_iban) if client.account_iban else ""
-    data["has_stored_iban"] = bool(client.account_iban)
+    data["account_iban_masked"] = client.account_iban_masked
+    data["has_stored_iban"] = bool(client.account_iban_masked)
     return data

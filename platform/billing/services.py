@@ -15,6 +15,8 @@ from billing.models import Client
 from billing.selectors import client_previous
 from billing.validation import client_validate, tax_number_normalise, tax_number_valid
 from config.text import text_problem
+from privacy.consents import consent_record_promotion
+from privacy.models import ConsentRecord
 from quota.services import quota_applications_create
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
@@ -90,6 +92,13 @@ def client_submit(*, partner: Partner, owner: User, data: dict[str, Any]) -> Cli
         for field, value in clean.items():
             setattr(client, field, value)
         client.save()
+        if client.source != B2B_SOURCE:
+            consent_record_promotion(
+                user=owner,
+                config=config,
+                given=bool(client.email_promotion_opt_in),
+                channel=ConsentRecord.Channel.WEB,
+            )
     return client
 
 

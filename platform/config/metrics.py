@@ -153,6 +153,23 @@ LOGINS = Counter(
     "Password logins by kind (portal, admin) and result (success, failed, throttled).",
     ["kind", "result"],
 )
+# The document check of an upload (registrations.ocr_pool): the pool's own time per page by
+# outcome (accepted, refused: no ZB I, invalid: size/type/damaged, busy: no place or no result
+# in time, error), and the time an upload waited for a place in the pool.
+SCAN_CHECK = Histogram(
+    "thg_scan_check_duration_seconds",
+    "Time the document check took for one upload, by outcome.",
+    ["outcome"],
+    buckets=(0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30),
+)
+# Labelled on purpose: a metric without labels writes its file under PROMETHEUS_MULTIPROC_DIR
+# on import, before the worker clears that folder of stale files (and with it this one).
+SCAN_CHECK_WAIT = Histogram(
+    "thg_scan_check_wait_seconds",
+    "Time an upload waited for the document check's pool (queue and transfer), by origin (flow, bulk).",
+    ["origin"],
+    buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
 
 
 class QueueLengthCollector:

@@ -352,6 +352,27 @@ X_FRAME_OPTIONS = "DENY"
 # styled-components (MUI), hence 'unsafe-inline' for styles only. CONTENT_SECURITY_POLICY
 # replaces the whole policy; an empty value sends none.
 GTM = "https://www.googletagmanager.com"
+# Error reporting from the browser (web/src/shared/lib/error-reporting.ts), off by default: a
+# DSN of its own (a browser project's key is public by nature, unlike SENTRY_DSN's), named in the
+# page by the server, so switching it on needs no rebuild. Its ingest origin joins connect-src.
+SENTRY_BROWSER_DSN = os.environ.get("SENTRY_BROWSER_DSN", "").strip()
+SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "").strip()
+SENTRY_BROWSER_ORIGIN = ""
+if SENTRY_BROWSER_DSN:
+    from urllib.parse import urlsplit
+
+    _dsn = urlsplit(SENTRY_BROWSER_DSN)
+    if (
+        _dsn.scheme not in {"https", "http"}
+        or not _dsn.username
+        or not _dsn.hostname
+        or not _dsn.path.strip("/")
+    ):
+        raise ImproperlyConfigured(
+            "SENTRY_BROWSER_DSN must be a Sentry DSN (https://<public key>@<host>/<project id>); "
+            f"got {SENTRY_BROWSER_DSN!r}"
+        )
+    SENTRY_BROWSER_ORIGIN = f"{_dsn.scheme}://{_dsn.hostname}" + (f":{_dsn.port}" if _dsn.port else "")
 CONTENT_SECURITY_POLICY = os.environ.get(
     "CONTENT_SECURITY_POLICY",
     "; ".join(
@@ -362,7 +383,8 @@ CONTENT_SECURITY_POLICY = os.environ.get(
             "img-src 'self' data: blob: https:",
             "media-src 'self' blob: https:",
             "font-src 'self' data:",
-            f"connect-src 'self' {GTM} https://*.google-analytics.com https://*.analytics.google.com",
+            f"connect-src 'self' {GTM} https://*.google-analytics.com https://*.analytics.google.com"
+            + (f" {SENTRY_BROWSER_ORIGIN}" if SENTRY_BROWSER_ORIGIN else ""),
             f"frame-src https://www.youtube-nocookie.com {GTM}",
             "object-src 'none'",
             "base-uri 'self'",
@@ -393,9 +415,17 @@ if SENTRY_DSN:
 
     init_error_reporting(
         SENTRY_DSN,
-        environment=os.environ.get("SENTRY_ENVIRONMENT", ""),
+        environment=SENTRY_ENVIRONMENT,
         release=os.environ.get("SENTRY_RELEASE", ""),
     )
+
+# Tracing with OpenTelemetry (config.tracing): TRACING=1 or 0; unset or empty, on exactly when
+# an OTLP endpoint is set (the exporter reads the standard OTEL_* variables; localhost:4318 by
+# default).
+_OTLP_ENDPOINT = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get(
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+)
+TRACING = env_bool("TRACING", False) if os.environ.get("TRACING", "").strip() else bool(_OTLP_ENDPOINT)
 
 # Logs: one JSON object per line with the partner on each (config.logs), or plain text for
 # a developer's terminal. No personal data: see config.logs.
@@ -487,6 +517,10 @@ HUEY = {
         "shutdown_timeout": env_int("HUEY_SHUTDOWN_TIMEOUT", 25),
     },
 }
+# A worker's allocator (config.worker_memory): page-sized arrays of a scan from mmap, returned
+# at free (0: glibc's dynamic threshold), and at most this many malloc arenas (0: glibc's).
+WORKER_MMAP_THRESHOLD = env_int("WORKER_MMAP_THRESHOLD", 128 * 1024)
+WORKER_MALLOC_ARENAS = env_int("WORKER_MALLOC_ARENAS", 2)
 if REDIS_URL:
     HUEY.update({"huey_class": "huey.RedisHuey", "url": REDIS_URL})
 else:
@@ -506,6 +540,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "THG-Quote <no-reply@localhost>")
+# A partner's mails go out in its name over this address (accounts.mails.mail_sender); empty:
+# the address of DEFAULT_FROM_EMAIL. Replies go to MAIL_REPLY_TO when set.
+MAIL_FROM_ADDRESS = os.environ.get("MAIL_FROM_ADDRESS", "")
+MAIL_REPLY_TO = os.environ.get("MAIL_REPLY_TO", "")
 # MAIL_QUIET silences the outbox backend even with MAIL_ECHO (never in production logs).
 MAIL_QUIET = env_bool("MAIL_QUIET", not DEV)
 # `make run` prints no codes or links: MAIL_ECHO=1 prints each mail to stdout as well.
@@ -519,6 +557,16 @@ UPLOAD_LIMIT_PER_LOGIN = env_int("UPLOAD_LIMIT_PER_LOGIN", 20)
 UPLOAD_LIMIT_PER_ADDRESS = env_int("UPLOAD_LIMIT_PER_ADDRESS", 60)
 UPLOAD_LIMIT_WINDOW = env_int("UPLOAD_LIMIT_WINDOW", 600)
 SCAN_MAX_BYTES = 10 * 1024 * 1024
+# The document check's pool (registrations.ocr_pool), per serving process: processes, checks
+# queued or running before one more is refused (503; keep it below gunicorn's threads), the
+# longest a request waits for its result, pages per pool process, and its CPU niceness.
+OCR_WORKERS = env_int("OCR_WORKERS", 1)
+OCR_MAX_IN_FLIGHT = env_int("OCR_MAX_IN_FLIGHT", 3)
+OCR_WAIT_SECONDS = env_int("OCR_WAIT_SECONDS", 40)
+OCR_TASKS_PER_CHILD = env_int("OCR_TASKS_PER_CHILD", 50)
+# Niceness 10 in production (the web requests first); 0 in development and tests, where other
+# busy processes on a shared machine would starve a niced check past OCR_WAIT_SECONDS.
+OCR_NICE = env_int("OCR_NICE", 0 if DEV else 10)
 # Request bodies (the scan upload is the largest) are refused beyond this before parsing.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
@@ -614,4 +662,7 @@ RETENTION_DEVICE_DAYS = env_int("RETENTION_DEVICE_DAYS", 30)  # device data of t
 RETENTION_SCANS_AFTER_PAYOUT_DAYS = env_int("RETENTION_SCANS_AFTER_PAYOUT_DAYS", 365)
 # Payout records of erased owners: kept to the end of the 10th year after the payout (AO 147).
 RETENTION_PAYOUT_YEARS = env_int("RETENTION_PAYOUT_YEARS", 10)
+# Accounts with no activity for this many days and nothing in progress are erased (0: never).
+# Each partner may set its own periods within bounds (PartnerConfig.retention).
+RETENTION_INACTIVE_ACCOUNT_DAYS = env_int("RETENTION_INACTIVE_ACCOUNT_DAYS", 0)
 RETENTION_BATCH = env_int("RETENTION_BATCH", 1000)

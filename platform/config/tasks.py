@@ -9,11 +9,15 @@ from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
 from django_tenants.utils import schema_context
-from huey.contrib.djhuey import db_task
+from huey.contrib.djhuey import HUEY, db_task
 
 import config.task_metrics  # noqa: F401 (connects the task metrics to huey's signals)
+import config.worker_memory  # noqa: F401 (the worker's allocator, set as it starts)
+from config.tracing import connect_task_tracing
 
 logger = logging.getLogger(__name__)
+
+connect_task_tracing(HUEY)
 
 P = ParamSpec("P")
 R = TypeVar("R")

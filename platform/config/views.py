@@ -13,9 +13,10 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
+from config.app_routes import is_app_route
 from tenants.middleware import request_partner
 from tenants.models import Partner
-from themes.compiler import FONT_PACKAGES
+from themes.compiler import FONT_PACKAGES, FONT_WEIGHTS, theme_compile
 
 _index: tuple[float, bytes] | None = None
 _shell_lock = threading.Lock()
@@ -42,7 +43,9 @@ def _index_page() -> tuple[float, bytes] | None:
 
 def web_app(request: HttpRequest) -> HttpResponse:
     """The built React app's index.html, for every route of the app, with the host's partner
-    named in its head (title, description, theme colour, icon) before any script runs."""
+    named in its head (title, description, theme colour, icon, theme) before any script runs.
+    A path that is no route of the app gets the same page with status 404: the app shows its
+    404 screen in the partner's brand, and a crawler or a link checker sees the status."""
     index = _index_page()
     if index is None:
         return HttpResponse(
@@ -50,43 +53,121 @@ def web_app(request: HttpRequest) -> HttpResponse:
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    page, gzipped = _shell(index, request_partner(request))
+    portal = request.path.startswith(PORTAL_PREFIX)
+    page, gzipped = _shell(index, request_partner(request), portal)
     headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     # Compressed once per partner and release, like the assets (no GZipMiddleware: the API's
     # answers stay as they are).
     if "gzip" in request.headers.get("Accept-Encoding", ""):
         page = gzipped
         headers["Content-Encoding"] = "gzip"
-    return HttpResponse(page, content_type="text/html; charset=utf-8", headers=headers)
+    status = 200 if is_app_route(request.path) else 404
+    return HttpResponse(page, status=status, content_type="text/html; charset=utf-8", headers=headers)
 
 
 PARTNER_META = b'<meta name="thg-partner" content="" />'
 THEME_META = b'<meta name="theme-color" content="#ffffff" />'
 TITLE = f"<title>{PRODUCT_TITLE}</title>".encode()
+ROOT = b'<div id="root"></div>'
+# What the inlined theme accepts from a configuration: a CSS colour and a font stack. Anything
+# else (it comes from the partner's admin) falls back to the neutral value; never raw CSS.
+CSS_COLOR = re.compile(r"^(#[0-9a-fA-F]{3,8}|rgba?\([0-9.,%\s]+\)|[a-z]{3,20})$")
+CSS_FONTS = re.compile(r'^[\w\s",-]+$')
+# Until the script has run: the page in the partner's colours with a spinner (the same one the
+# app shows while it loads the configuration), painted from the HTML alone.
+BOOT_CSS = (
+    "html,body{margin:0;background:#fff;color:var(--thg-text);font-family:var(--thg-font)}"
+    ".thg-boot{min-height:100vh;display:grid;place-items:center}"
+    ".thg-boot svg{animation:thg-spin 1.4s linear infinite}"
+    ".thg-boot circle{stroke:var(--thg-primary);stroke-dasharray:80px,200px;stroke-linecap:round}"
+    "@keyframes thg-spin{to{transform:rotate(360deg)}}"
+    "@media (prefers-reduced-motion:reduce){.thg-boot svg{animation:none}}"
+)
+BOOT = (
+    b'<div id="root"><div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
+    b'<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
+    b'<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div></div>'
+)
 
 
-def _shell(index: tuple[float, bytes], partner: Partner | None) -> tuple[bytes, bytes]:
-    """The page for the host, plain and gzipped."""
-    subdomain = partner.subdomain if partner is not None else ""
+def _css_value(value: object, pattern: re.Pattern[str], default: str) -> str:
+    text = str(value or "").strip()
+    return text if pattern.match(text) else default
+
+
+def theme_style(partner: Partner) -> str:
+    """The critical part of the partner's compiled theme as CSS variables, for the first
+    paint: primary colour, its text colour, text colour, font stack."""
+    try:
+        theme = theme_compile(partner.config or {}, partner.kind)
+    except (ValueError, TypeError):
+        theme = {}
+    mui = theme.get("mui") or {}
+    primary = (mui.get("palette") or {}).get("primary") or {}
+    variables = {
+        "--thg-primary": _css_value(primary.get("main"), CSS_COLOR, "#1976d2"),
+        "--thg-on-primary": _css_value(primary.get("contrastText"), CSS_COLOR, "#ffffff"),
+        "--thg-text": _css_value((theme.get("tokens") or {}).get("text"), CSS_COLOR, "#212121"),
+        "--thg-font": _css_value(
+            (mui.get("typography") or {}).get("fontFamily"), CSS_FONTS, "Arial, sans-serif"
+        ),
+    }
+    root = ";".join(f"{name}:{value}" for name, value in variables.items())
+    return f"<style>:root{{{root}}}{BOOT_CSS}</style>"
+
+
+def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = False) -> tuple[bytes, bytes]:
+    """The page for the host (the customer portal's variant under /portal), plain and gzipped."""
+    subdomain = (partner.subdomain if partner is not None else "") + (" portal" if portal else "")
+    reporting = _reporting_meta(index[1])
     key = (
-        (partner.config_version, partner.name, partner.frontend_active, index[0]) if partner else (index[0],)
+        (partner.config_version, partner.kind, partner.name, partner.frontend_active, index[0], reporting)
+        if partner
+        else (index[0], reporting)
     )
     cached = _shells.get(subdomain)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
     page = _with_partner(index[1], partner, _font_files()) if partner is not None else index[1]
+    if portal and partner is not None and partner.frontend_active:
+        page = page.replace(b"</head>", _portal_preloads() + b"</head>", 1)
+    if reporting:
+        # Beside the partner's name, before the entry script (a module: it runs after parsing).
+        at = page.find(b">", page.find(b'<meta name="thg-partner"')) + 1
+        page = page[:at] + b"\n    " + reporting + page[at:]
     gzipped = gzip.compress(page, compresslevel=9, mtime=0)
     with _shell_lock:
         _shells[subdomain] = (key, page, gzipped)
     return page, gzipped
 
 
-_fonts: tuple[float, dict[str, str]] | None = None
+def _reporting_meta(index_html: bytes) -> bytes:
+    """Sentry for the browser, when SENTRY_BROWSER_DSN is set: the DSN, the build's release and
+    the environment, read by web/src/shared/lib/error-reporting.ts. Without it the page has no
+    such tag and the app loads nothing of Sentry."""
+    if not settings.SENTRY_BROWSER_DSN:
+        return b""
+    from config.error_reporting import web_release
+
+    return (
+        f'<meta name="thg-error-reporting" content="{escape(settings.SENTRY_BROWSER_DSN)}"'
+        f' data-release="{escape(web_release(index_html))}"'
+        f' data-environment="{escape(settings.SENTRY_ENVIRONMENT)}" />'
+    ).encode()
 
 
-def _font_files() -> dict[str, str]:
-    """Font package -> the hashed URL of its Latin regular face (what German text needs
-    first), from the build's manifest; read once per build."""
+_fonts: tuple[float, dict[str, dict[int, str]]] | None = None
+# fontsource's Latin subset (what German text needs): the faces the shell declares itself.
+LATIN_RANGE = (
+    "U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,"
+    "U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD"
+)
+
+
+def _font_files() -> dict[str, dict[int, str]]:
+    """Font package -> weight -> the hashed URL of its Latin face (regular and bold, the
+    weights the theme uses: themes.compiler.FONT_WEIGHTS), from the build's manifest; read
+    once per build."""
     global _fonts
     manifest = settings.WEB_DIST / ".vite" / "manifest.json"
     try:
@@ -94,16 +175,77 @@ def _font_files() -> dict[str, str]:
     except FileNotFoundError:
         return {}
     if _fonts is None or _fonts[0] != mtime:
-        files: dict[str, str] = {}
+        files: dict[str, dict[int, str]] = {}
         for key, chunk in json.loads(manifest.read_bytes()).items():
-            match = re.search(r"@fontsource/([a-z-]+)/files/\1-latin-400-normal\.woff2$", key)
-            if match:
-                files[match.group(1)] = "/" + chunk["file"]
+            match = re.search(r"@fontsource/([a-z-]+)/files/\1-latin-(\d+)-normal\.woff2$", key)
+            if match and int(match.group(2)) in FONT_WEIGHTS:
+                files.setdefault(match.group(1), {})[int(match.group(2))] = "/" + chunk["file"]
         _fonts = (mtime, files)
     return _fonts[1]
 
 
-def _with_partner(page: bytes, partner: Partner, fonts: dict[str, str] | None = None) -> bytes:
+PORTAL_PREFIX = "/portal/"
+PORTAL_ENTRY = "src/portal/portal-app.tsx"
+PORTAL_CHUNK = "portal-app"
+_portal: tuple[float, bytes] | None = None
+
+
+def _portal_preloads() -> bytes:
+    """`modulepreload` links for the customer portal's chunk and every chunk it imports (not
+    the entry's own, which the page loads anyway), from the build's manifest: on a portal
+    page they load with the entry script instead of after the app has rendered its route."""
+    global _portal
+    manifest = settings.WEB_DIST / ".vite" / "manifest.json"
+    try:
+        mtime = manifest.stat().st_mtime
+    except FileNotFoundError:
+        return b""
+    if _portal is None or _portal[0] != mtime:
+        chunks: dict[str, Any] = json.loads(manifest.read_bytes())
+        loaded = {"index.html", *chunks.get("index.html", {}).get("imports", [])}
+        files: list[str] = []
+        # The portal's chunk, by its source file; when its lazy screens share modules with it,
+        # Rollup files it as a shared chunk named after it ("_portal-app-<hash>.js").
+        portal = next(
+            (
+                key
+                for key in chunks.get("index.html", {}).get("dynamicImports", [])
+                if key == PORTAL_ENTRY or chunks.get(key, {}).get("name") == PORTAL_CHUNK
+            ),
+            PORTAL_ENTRY,
+        )
+        pending, seen = [portal], set(loaded)
+        while pending:
+            name = pending.pop(0)
+            if name in seen or name not in chunks:
+                continue
+            seen.add(name)
+            files.append(chunks[name]["file"])
+            pending.extend(chunks[name].get("imports", []))
+        links = "".join(
+            f'  <link rel="modulepreload" crossorigin href="/{escape(file)}">\n  ' for file in files
+        )
+        _portal = (mtime, links.encode())
+    return _portal[1]
+
+
+def _font_head(family: str, faces: dict[int, str]) -> str:
+    """The partner font's Latin faces, declared and fetched with the page: the first screen's
+    text is set in it without waiting for the script and its stylesheet (which adds the other
+    subsets later; the same files, fetched once). Regular first: the face most text needs."""
+    rules = "".join(
+        f"@font-face{{font-family:'{family}';font-style:normal;font-display:swap;"
+        f"font-weight:{weight};src:url({url}) format('woff2');unicode-range:{LATIN_RANGE}}}"
+        for weight, url in sorted(faces.items())
+    )
+    links = "".join(
+        f'\n    <link rel="preload" href="{escape(url)}" as="font" type="font/woff2" crossorigin />'
+        for _, url in sorted(faces.items())
+    )
+    return f"\n    <style data-thg-fonts>{rules}</style>{links}"
+
+
+def _with_partner(page: bytes, partner: Partner, fonts: dict[str, dict[int, str]] | None = None) -> bytes:
     """Names the host's partner in the page: on a custom domain the host name does not say
     it, and the app sends it as X-SUBDOMAIN (which must agree with the host). Every value the
     partner configured is escaped: it comes from the partner's admin, not from us."""
@@ -121,17 +263,20 @@ def _with_partner(page: bytes, partner: Partner, fonts: dict[str, str] | None = 
         f'    <meta property="og:type" content="website" />\n'
         f'    <meta property="og:title" content="{title}" />\n'
         f'    <meta property="og:description" content="{description}" />\n'
-        f'    <meta name="twitter:card" content="summary" />'
+        f'    <meta name="twitter:card" content="summary" />\n'
+        f"    {theme_style(partner)}"
     )
     # The partner's font, fetched with the entry script instead of after the configuration.
-    font = (fonts or {}).get(FONT_PACKAGES.get(str(config.get("font_family")), "open-sans"))
-    if font:
-        head += f'\n    <link rel="preload" href="{escape(font)}" as="font" type="font/woff2" crossorigin />'
+    family = str(config.get("font_family"))
+    faces = (fonts or {}).get(FONT_PACKAGES.get(family, "open-sans"))
+    if faces:
+        head += _font_head(family if family in FONT_PACKAGES else "Open Sans", faces)
     # A subdomain is letters, digits and hyphens (tenants.models): nothing to escape.
     page = page.replace(
         PARTNER_META, f'<meta name="thg-partner" content="{partner.subdomain}" />'.encode(), 1
     )
     page = page.replace(THEME_META, f'<meta name="theme-color" content="{color}" />'.encode(), 1)
+    page = page.replace(ROOT, BOOT, 1)
     return page.replace(TITLE, head.encode(), 1)
 
 

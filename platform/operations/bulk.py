@@ -25,7 +25,7 @@ from authority.registry import vehicle_release
 from billing.models import Client
 from operations import archive as zip_check
 from operations.models import BulkUpload, BulkUploadItem
-from operations.owner_csv import OwnerRows, owner_rows_parse
+from operations.owner_csv import OwnerRows, owner_data_validate, owner_rows_parse
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_applications_create
 from registrations import errors as scan_errors
@@ -44,11 +44,20 @@ STAFF_EMAIL = "BULK030"
 PROCESSING_FAILED = "BULK031"
 DUPLICATE_FILE = "BULK032"  # the same bytes earlier in the archive
 DUPLICATE_VEHICLE = "BULK033"  # this VIN already has an application for the year (or is in this upload)
+OWNER_HAS_CSV = "BULK050"
+OWNER_NOT_ACCEPTED = "BULK051"
+OWNER_SET = "BULK052"
+OWNER_INVALID = "BULK053"
 
 MESSAGES = {
     ROLLBACK_NOT_FINISHED: "Der Upload wird noch verarbeitet. Bitte warten Sie, bis er fertig ist.",
     ROLLBACK_PAST_ENTERED: "Zurücknehmen geht nicht mehr: Anträge dieses Uploads sind schon weiter als „Erfasst“.",
     ROLLBACK_DONE: "Dieser Upload wurde bereits zurückgenommen.",
+    OWNER_HAS_CSV: "Die Halterdaten dieses Uploads kamen aus seiner CSV-Datei.",
+    OWNER_NOT_ACCEPTED: "Halterdaten gibt es nur für angenommene Scans eines fertigen Uploads.",
+    OWNER_SET: "Für diesen Scan sind die Halterdaten schon erfasst.",
+    OWNER_INVALID: "Einige Angaben zum Halter sind ungültig.",
+    STAFF_EMAIL: "Diese E-Mail-Adresse gehört zu einem Mitarbeiterkonto.",
 }
 # An application in one of these may still be taken back with its upload.
 ROLLBACK_STATUSES = {QuotaStatus.CREATED, QuotaStatus.ENTERED}
@@ -372,3 +381,45 @@ def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, i
         "clients": len(client_ids),
         "owners": removed_owners,
     }
+
+
+def bulk_item_owner_set(
+    *, partner: Partner, item: BulkUploadItem, data: dict[str, Any], actor: User | None
+) -> list[QuotaApplication]:
+    """Owner data for one accepted scan of an upload without CSV, checked like a CSV row: the
+    owner's account (made if new), the locked billing data, the registration moved from the
+    upload's account to the owner, the applications created (qa_created) as with a CSV. Rollback
+    takes all of it back like the rest of the upload."""
+    config = PartnerConfig.model_validate(partner.config)
+    clean, found = owner_data_validate(data, config)
+    if found:
+        raise BulkError(OWNER_INVALID, {"errors": found})
+    with transaction.atomic():
+        upload = BulkUpload.objects.select_for_update().get(pk=item.upload_id)
+        item = (
+            BulkUploadItem.objects.select_for_update(of=("self",))
+            .select_related("registration")
+            .get(pk=item.pk)
+        )
+        if upload.has_csv:
+            raise BulkError(OWNER_HAS_CSV)
+        if (
+            upload.status not in FINISHED
+            or item.status != BulkUploadItem.Status.ACCEPTED
+            or item.registration is None
+        ):
+            raise BulkError(OWNER_NOT_ACCEPTED)
+        registration = item.registration
+        if item.client_id is not None or registration.owner_id != upload.owner_id:
+            raise BulkError(OWNER_SET)
+        email = clean.pop("email")
+        existed = User.objects.filter(email_canonical=canonical_name(email)).exists()
+        owner = end_user_get_or_create(email=email)
+        if owner.is_staff or owner.is_superuser:
+            raise BulkError(STAFF_EMAIL)
+        registration.owner = owner
+        registration.save(update_fields=["owner"])
+        client = Client.objects.create(owner=owner, locked_at=timezone.now(), **clean)
+        item.client, item.owner, item.owner_created = client, owner, not existed
+        item.save(update_fields=["client", "owner", "owner_created"])
+        return quota_applications_create(registration=registration, client=client, config=config, actor=actor)

@@ -10,6 +10,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 
+from billing.masking import IbanMaskField
 from config.crypto import EncryptedTextField
 
 # Letters, digits, hyphen, 3-40: a key that survives a URL unescaped (`?ref=KEY`, `?deal=KEY`).
@@ -208,10 +209,25 @@ class SettlementItem(models.Model):
         FAILED = "failed", "Fehlgeschlagen"
 
     batch = models.ForeignKey(SettlementBatch, on_delete=models.CASCADE, related_name="items")
+    # Null once the owner was erased (GDPR Art. 17): the item is then a pseudonymised payout
+    # record, kept with its batch to the end of its legal period (privacy.retention). What the
+    # batch, the SEPA file and the reports need is the item's own (sequence, year, amounts).
     application = models.ForeignKey(
-        "quota.QuotaApplication", on_delete=models.PROTECT, related_name="settlement_items"
+        "quota.QuotaApplication",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="settlement_items",
     )
-    owner = models.ForeignKey("accounts.User", on_delete=models.PROTECT, related_name="+")
+    owner = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The application's number and year as paid (the remittance text and the screen show them).
+    sequence = models.BigIntegerField(default=0)
+    legislation_year = models.PositiveSmallIntegerField(default=0)
+    # Set at the erasure: the keyed pseudonym the owner's RetainedPayout rows carry.
+    pseudonym = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
     method = models.CharField(max_length=20, choices=Method.choices)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.OPEN)
     net = models.DecimalField(max_digits=10, decimal_places=2)
@@ -220,6 +236,9 @@ class SettlementItem(models.Model):
     gross = models.DecimalField(max_digits=10, decimal_places=2)
     payee_name = models.CharField(max_length=200)
     iban = EncryptedTextField(blank=True)
+    # What the batch screen shows, so its list never decrypts an IBAN (billing.masking). The
+    # item's own: a corrected IBAN on the client must not change what a failed item was paid to.
+    iban_masked = IbanMaskField(source="iban")
     charge_card = EncryptedTextField(blank=True)
     end_to_end_id = models.CharField(max_length=35)
     failure_reason = models.CharField(max_length=500, blank=True)
@@ -233,4 +252,4 @@ class SettlementItem(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.application} in batch {self.batch_id}"
+        return f"item {self.sequence}/{self.legislation_year} in batch {self.batch_id}"

@@ -11,13 +11,17 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
+from text_unidecode import unidecode
 
+from billing.masking import iban_masked
+from billing.models import Client
+from config.crypto import encrypted_fields
 from config.text import CleanText
 from operations import bulk, settlement
 from operations.archive import ArchiveRefused
@@ -141,30 +145,33 @@ def _bulk_detail(upload: BulkUpload) -> dict[str, Any]:
         counts[item.status] += 1
     return {
         **_bulk_summary(upload, counts),
-        "items": [
+        "items": [_bulk_item(item, applications.get(item.registration_id or 0, [])) for item in items],
+    }
+
+
+def _bulk_item(item: BulkUploadItem, applications: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": item.pk,
+        "position": item.position,
+        "file_name": item.file_name,
+        "size": item.size,
+        "status": item.status,
+        "status_label": BulkUploadItem.Status(item.status).label,
+        "error_code": item.error_code or None,
+        "details": item.error_details,
+        "registration": (
             {
-                "id": item.pk,
-                "position": item.position,
-                "file_name": item.file_name,
-                "size": item.size,
-                "status": item.status,
-                "status_label": BulkUploadItem.Status(item.status).label,
-                "error_code": item.error_code or None,
-                "details": item.error_details,
-                "registration": (
-                    {
-                        "id": item.registration.pk,
-                        "sequence": item.registration.sequence,
-                        "vin": item.registration.vin,
-                        "needs_review": item.registration.needs_review,
-                    }
-                    if item.registration
-                    else None
-                ),
-                "applications": applications.get(item.registration_id or 0, []),
+                "id": item.registration.pk,
+                "sequence": item.registration.sequence,
+                "vin": item.registration.vin,
+                "needs_review": item.registration.needs_review,
             }
-            for item in items
-        ],
+            if item.registration
+            else None
+        ),
+        # Without a CSV the owner data is added per accepted scan (bulk_upload_owner).
+        "has_owner": item.client_id is not None,
+        "applications": applications,
     }
 
 
@@ -277,18 +284,69 @@ def bulk_upload_rollback(request: HttpRequest, upload_id: int) -> Any:
     return {**_bulk_summary(upload), "removed": removed}
 
 
+class OwnerIn(Schema):
+    """One owner's data, as a row of the owner CSV (operations/owner_csv.py) in the flow's values."""
+
+    email: str
+    gender: str = ""
+    first_name: str = ""
+    last_name: str = ""
+    street_name: str = ""
+    street_number: str = ""
+    postal_code: str = ""
+    city: str = ""
+    account_name: str = ""
+    account_iban: str = ""
+    charge_card: str = ""
+    vehicle_owner_type: str = "private"
+    name_of_business: str = ""
+    is_vat_mandatory: bool | None = None
+    vat_number: str = ""
+
+
+@router.post(
+    "/bulk_uploads/{upload_id}/items/{item_id}/owner/",
+    auth=WRITE,
+    response={200: dict, 400: dict, 404: dict, 409: dict},
+)
+def bulk_upload_owner(request: HttpRequest, upload_id: int, item_id: int, payload: OwnerIn) -> Any:
+    item = get_object_or_404(BulkUploadItem, pk=item_id, upload_id=upload_id)
+    data = payload.dict()
+    if data["vehicle_owner_type"] != "business":
+        data.pop("is_vat_mandatory")
+    if not data["account_name"] and data["account_iban"]:
+        # As in the CSV: the holder defaults to the owner, transliterated (SEPA has no umlauts).
+        data["account_name"] = unidecode(f"{data['first_name']} {data['last_name']}").strip()
+    try:
+        with transaction.atomic():
+            applications = bulk.bulk_item_owner_set(
+                partner=_partner(request), item=item, data=data, actor=_user(request)
+            )
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="bulk_upload.owner",
+                obj=item.upload,
+                # Which file got an owner and what it created; never the personal data itself.
+                after={"item": item.pk, "applications": [a.pk for a in applications]},
+            )
+    except bulk.BulkError as error:
+        if error.code == bulk.OWNER_INVALID:
+            return Status(400, error.details["errors"])
+        if error.code == bulk.STAFF_EMAIL:
+            return Status(400, {"email": [error.message], "error_code": error.code})
+        return Status(409, {"detail": error.message, "error_code": error.code})
+    item = BulkUploadItem.objects.select_related("registration").get(pk=item.pk)
+    rows = QuotaApplication.objects.filter(registration_id=item.registration_id).order_by("pk")
+    return _bulk_item(
+        item, [{"id": a.pk, "legislation_year": a.legislation_year, "status": a.status} for a in rows]
+    )
+
+
 # ---------------------------------------------------------------- settlement batches
 
 
 def _money(value: Any) -> str:
     return str(value.quantize(settlement.CENT))
-
-
-def _masked(iban: str) -> str:
-    if not iban:
-        return ""
-    masked = iban[:4] + "*" * max(len(iban) - 8, 0) + iban[-4:]
-    return " ".join(masked[i : i + 4] for i in range(0, len(masked), 4))
 
 
 def _batch_summary(batch: SettlementBatch) -> dict[str, Any]:
@@ -304,27 +362,47 @@ def _batch_summary(batch: SettlementBatch) -> dict[str, Any]:
     }
 
 
+# The screen shows the stored masked IBAN and the owner type: neither the item's IBAN nor the
+# owner's encrypted billing data is loaded, so listing a batch decrypts nothing (issue 19). The
+# charge card number is loaded: it is what the partner credits (empty on SEPA items, and an
+# empty value is never decrypted).
+_ITEM_DEFERRED = ("iban", *(f"application__client__{name}" for name in encrypted_fields(Client)))
+
+
+def _items(items: QuerySet[SettlementItem]) -> QuerySet[SettlementItem]:
+    return items.select_related("application__registration", "application__client").defer(*_ITEM_DEFERRED)
+
+
+def _card_masked(number: str) -> str:
+    return f"**** {number[-4:]}" if number else ""
+
+
 def _item(item: SettlementItem) -> dict[str, Any]:
+    """One item; an erased owner's item has no application any more (`application.id` and
+    status null, `erased` true) and only what it kept itself: number, year, amounts, the
+    masked IBAN, no name."""
     application = item.application
     return {
         "id": item.pk,
         "application": {
-            "id": application.pk,
-            "sequence": application.registration.sequence,
-            "legislation_year": application.legislation_year,
-            "status": application.status,
-            "status_label": catalogue.CATALOGUE[application.status].title_de,
+            "id": application.pk if application else None,
+            "sequence": item.sequence,
+            "legislation_year": item.legislation_year,
+            "status": application.status if application else None,
+            "status_label": catalogue.CATALOGUE[application.status].title_de if application else "Gelöscht",
         },
+        "erased": application is None or item.owner_id is None,
         "payee_name": item.payee_name,
-        "owner_type": application.client.vehicle_owner_type,
+        "owner_type": application.client.vehicle_owner_type if application else None,
         "method": item.method,
         "status": item.status,
         "net": _money(item.net),
         "vat_percent": _money(item.vat_percent),
         "vat": _money(item.vat),
         "gross": _money(item.gross),
-        "iban_masked": _masked(item.iban),
-        "charge_card": item.charge_card,
+        "iban_masked": item.iban_masked,
+        # An erased owner's card number only as its last four (kept encrypted as paid).
+        "charge_card": item.charge_card if application else _card_masked(item.charge_card),
         "end_to_end_id": item.end_to_end_id if item.method == SettlementItem.Method.SEPA else "",
         "failure_reason": item.failure_reason,
         "failed_at": item.failed_at.isoformat() if item.failed_at else None,
@@ -332,11 +410,7 @@ def _item(item: SettlementItem) -> dict[str, Any]:
 
 
 def _batch_detail(batch: SettlementBatch) -> dict[str, Any]:
-    items = list(
-        batch.items.select_related("application__registration", "application__client").order_by(
-            "application__registration__sequence", "application__legislation_year"
-        )
-    )
+    items = list(_items(batch.items.all()).order_by("sequence", "legislation_year", "pk"))
     return {
         **_batch_summary(batch),
         "items": [_item(i) for i in items if i.method == SettlementItem.Method.SEPA],
@@ -471,6 +545,8 @@ def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "0
     )
     response = HttpResponse(xml, content_type="application/xml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{batch.reference}-pain.001.001.{version}.xml"'
+    # Items of erased owners are not paid and not in the file; the screen lists them as failed.
+    response["X-Erased-Items"] = str(settlement.settlement_erased_count(batch))
     return response
 
 
@@ -496,7 +572,7 @@ def settlement_batch_mark_paid(request: HttpRequest, batch_id: int) -> Any:
 
 def _batch_item(batch_id: int, item_id: int) -> SettlementItem:
     return get_object_or_404(
-        SettlementItem.objects.select_related("application__registration", "application__client"),
+        _items(SettlementItem.objects.all()),
         pk=item_id,
         batch_id=batch_id,
     )
@@ -541,7 +617,7 @@ def settlement_item_iban(request: HttpRequest, batch_id: int, item_id: int, payl
                 obj=item,
                 # Never the IBAN itself in the audit log: its masked form.
                 after={
-                    "iban": _masked(payload.account_iban.replace(" ", "").upper()),
+                    "iban": iban_masked(payload.account_iban.replace(" ", "").upper()),
                     "application": item.application_id,
                 },
             )

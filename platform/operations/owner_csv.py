@@ -68,6 +68,7 @@ REQUIRED = (
 )
 GENDERS = {"frau": "woman", "herr": "man", "divers": "diverse", "keine angabe": "not_specified"}
 OWNER_TYPES = {"privat": "private", "private": "private", "gewerblich": "business", "business": "business"}
+EMAIL_INVALID = "Bitte geben Sie eine gültige E-Mail-Adresse ein."
 YES = {"ja", "yes", "true", "1", "x"}
 NO = {"nein", "no", "false", "0", ""}
 
@@ -145,6 +146,22 @@ def _row_data(values: dict[str, str]) -> dict[str, Any]:
     return data
 
 
+def owner_data_validate(
+    values: dict[str, Any], config: PartnerConfig
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One owner's data (a CSV row, or the form of a bulk upload without CSV): the flow's
+    billing rules plus the e-mail. Returns the clean data with "email", and the errors."""
+    values = dict(values)
+    email = values.pop("email", "")
+    email = email.strip() if isinstance(email, str) else ""
+    clean, found = client_validate(values, config)
+    try:
+        validate_email(email)
+    except ValidationError:
+        found["email"] = [EMAIL_INVALID]
+    return {**clean, "email": email.lower()}, found
+
+
 def owner_rows_parse(data: bytes, *, file_names: list[str], config: PartnerConfig) -> OwnerRows:
     """The rows, keyed by file name; every problem of every row at once, or nothing."""
     if len(data) > MAX_BYTES:
@@ -178,15 +195,10 @@ def owner_rows_parse(data: bytes, *, file_names: list[str], config: PartnerConfi
         if file_name in rows:
             twice.append(file_name)
             continue
-        email = values.pop("email")
-        clean, found = client_validate(values, config)
-        try:
-            validate_email(email)
-        except ValidationError:
-            found["email"] = ["Bitte geben Sie eine gültige E-Mail-Adresse ein."]
+        clean, found = owner_data_validate(values, config)
         if found:
             problems.append({"row": number, "file_name": file_name, "errors": found})
-        rows[file_name] = {**clean, "email": email.lower()}
+        rows[file_name] = clean
     missing = [name for name in file_names if name not in rows]
     if unknown_files or twice or missing:
         raise CsvRefused(FILES, {"unknown_files": unknown_files, "rows_twice": twice, "without_row": missing})

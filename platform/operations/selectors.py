@@ -6,12 +6,8 @@ import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from django.db.models import (
-    Count,
-    Q,
-    QuerySet,
-)
-from django.db.models.functions import TruncDate
+from django.db import connection, transaction
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import LoginCode, LoginLink
@@ -19,7 +15,9 @@ from billing.models import Client
 from config.i18n import Language
 from operations.models import CENT, SingleDeal, SubPartner
 from quota import catalogue
-from quota.models import QuotaApplication, QuotaStatus
+from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, QuotaStatus
+from quota.services import application_day_counts_compacted
+from quota.tasks import application_day_counts_compact_run
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
 
@@ -90,6 +88,9 @@ OWED_STATUSES = [QuotaStatus.ACCEPTED, QuotaStatus.TO_SETTLE, QuotaStatus.TO_PAY
 PAID_STATUSES = [QuotaStatus.PAID, QuotaStatus.COMPLETED]
 # A sub-partner's fee share counts on the applications still on their way or paid out.
 NOT_COUNTED = [*catalogue.REJECTIONS, QuotaStatus.TEST]
+# The rollup's rows above which a dashboard read queues its compaction (when they are half
+# as many again as the last compaction left).
+COMPACT_ABOVE = 5_000
 
 
 def _money(value: Decimal | None) -> str:
@@ -127,36 +128,53 @@ def dashboard_stats(
     sub_partner: int | None = None,
 ) -> dict[str, Any]:
     """The dashboard's figures over the applications created in the range (every one without a
-    range). Two scans of the applications whatever their number: one grouped by day, one by
-    (status, sub-partner, single deal, year, vehicle class), a few hundred groups from which
-    the status distribution, the payouts and the sub-partners' shares are summed here; then
-    the funnel's counts."""
-    applications = QuotaApplication.objects.filter(_range("created_at", created_from, created_to))
+    range), read from the rollup the database keeps exact on every write
+    (quota.models.ApplicationDayCount: counts per local day, status, year, vehicle class,
+    sub-partner and single deal; ApplicationCount the same without the day): one aggregate per
+    day and one per (status, sub-partner, single deal, year, class), from which the status distribution, the payouts and the
+    sub-partners' shares are summed here; then the funnel's counts. Reading 100,000
+    applications for this was most of the dashboard's time (tests/bench/test_partner_area.py).
+    When the rollup holds many more rows than keys (writers append signed rows), its
+    compaction is queued."""
+    counted = ApplicationDayCount.objects.all()
+    if created_from is not None:
+        counted = counted.filter(day__gte=created_from)
+    if created_to is not None:
+        counted = counted.filter(day__lte=created_to)
     if sub_partner is not None:
-        applications = applications.filter(sub_partner_id=sub_partner)
+        counted = counted.filter(sub_partner_id=sub_partner)
+    rows = 0
+    per_day = []
+    for day, count, day_rows in (
+        counted.order_by("day").values_list("day").annotate(Sum("count"), Count("pk"))
+    ):
+        rows += day_rows
+        if count:
+            per_day.append({"date": day.isoformat(), "count": count})
+    # Without a range, the same figures without the day: a few hundred rows.
+    totals = counted if created_from or created_to else ApplicationCount.objects.all()
+    if sub_partner is not None:
+        totals = totals.filter(sub_partner_id=sub_partner)
+    key = ("status", "sub_partner_id", "single_deal_id", "legislation_year", "vehicle_class")
+    counts: dict[tuple[Any, ...], int] = {
+        tuple(group): count
+        for *group, count in totals.order_by().values_list(*key).annotate(Sum("count"))
+        if count
+    }
+    compacted = application_day_counts_compacted()
+    if rows > COMPACT_ABOVE and (compacted is None or rows > 1.5 * compacted[0]):
+        schema_name = connection.schema_name  # type: ignore[attr-defined]
+        transaction.on_commit(lambda: application_day_counts_compact_run(schema_name))
 
-    per_day = (
-        applications.annotate(day=TruncDate("created_at", tzinfo=timezone.get_current_timezone()))
-        .order_by("day")
-        .values("day")
-        .annotate(count=Count("pk"))
-    )
-    groups = (
-        applications.order_by()
-        .values_list(
-            "status", "sub_partner_id", "single_deal_id", "legislation_year", "registration__vehicle_class"
-        )
-        .annotate(count=Count("pk"))
-    )
     fees = _fee_table(config)
     deals = {d.pk: d.price_gross for d in SingleDeal.objects.all()}
     sub_partners = {s.pk: s for s in SubPartner.objects.all()}
     by_status: dict[str, int] = {}
     owed = paid = Decimal(0)
     shares: dict[int, list[Any]] = {}  # id: [count, gross of the counted applications]
-    for status, sub_partner_id, deal_id, year, vehicle_class, count in groups:
+    for (status, sub_partner_id, deal_id, year, vehicle_class), count in counts.items():
         by_status[status] = by_status.get(status, 0) + count
-        gross = deals[deal_id] if deal_id is not None else fees.get((year, vehicle_class or "M1"), Decimal(0))
+        gross = deals[deal_id] if deal_id is not None else fees.get((year, vehicle_class), Decimal(0))
         if status in OWED_STATUSES:
             owed += gross * count
         elif status in PAID_STATUSES:
@@ -168,7 +186,7 @@ def dashboard_stats(
                 share[1] += gross * count
     ordered = sorted(shares, key=lambda pk: (sub_partners[pk].name, pk))
     return {
-        "per_day": [{"date": row["day"].isoformat(), "count": row["count"]} for row in per_day],
+        "per_day": per_day,
         "funnel": funnel(created_from=created_from, created_to=created_to, sub_partner=sub_partner),
         "status_distribution": [
             {"status": code, "label": info.title(language), "count": by_status[code]}
@@ -189,6 +207,13 @@ def dashboard_stats(
     }
 
 
+def _people(rows: QuerySet[Any]) -> int:
+    """The number of owners among the rows: count(DISTINCT owner_id), without the model's
+    ordering (a registration's `sequence` in a SELECT DISTINCT counted registrations, and
+    sorted them)."""
+    return int(rows.aggregate(people=Count("owner_id", distinct=True))["people"])
+
+
 def funnel(
     *, created_from: datetime.date | None, created_to: datetime.date | None, sub_partner: int | None
 ) -> dict[str, int | None]:
@@ -200,12 +225,15 @@ def funnel(
     are null."""
     locked = Client.objects.filter(_range("locked_at", created_from, created_to), locked_at__isnull=False)
     if sub_partner is not None:
-        locked = locked.filter(quota_applications__sub_partner_id=sub_partner)
+        # EXISTS: a person with many applications of the sub-partner is one row, not many.
+        locked = locked.filter(
+            Exists(QuotaApplication.objects.filter(client=OuterRef("pk"), sub_partner_id=sub_partner))
+        )
         return {
             "flow_started": None,
             "code_verified": None,
             "scan_accepted": None,
-            "billing_locked": locked.values("owner_id").distinct().count(),
+            "billing_locked": _people(locked),
         }
     created = _range("created_at", created_from, created_to)
     used = _range("used_at", created_from, created_to)
@@ -220,6 +248,6 @@ def funnel(
     return {
         "flow_started": started.count(),
         "code_verified": verified.count(),
-        "scan_accepted": BevRegistration.objects.filter(created).values("owner_id").distinct().count(),
-        "billing_locked": locked.values("owner_id").distinct().count(),
+        "scan_accepted": _people(BevRegistration.objects.filter(created)),
+        "billing_locked": _people(locked),
     }

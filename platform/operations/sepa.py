@@ -1,7 +1,8 @@
 """SEPA credit transfer files (pain.001) with sepaxml, checked against the XSD sepaxml ships.
 
-sepaxml's own `export(validate=True)` loads and compiles the XSD on every call (about 0.8 s);
-the same XSD files are compiled once per process here and every file is validated against
+sepaxml's own `export(validate=True)` loads and compiles the XSD on every call with the
+pure-Python xmlschema (9-16 s for 10,000 payments on our machine). Here the same XSD files are
+compiled once per process by libxml2 (lxml.etree.XMLSchema) and every file is validated against
 them before it leaves the server.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import sepaxml
-import xmlschema
+from lxml import etree
 from sepaxml import SepaTransfer
 from text_unidecode import unidecode
 
@@ -53,16 +54,26 @@ def sepa_text(value: str, limit: int) -> str:
     return SPACES.sub(" ", text).strip()[:limit].strip() or "NOTPROVIDED"[:limit]
 
 
+# Our own output is parsed, but never with entities, DTDs or the network all the same.
+PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True)
+
+
 @functools.cache
-def schema(version: Version) -> xmlschema.XMLSchema:
-    return xmlschema.XMLSchema(str(XSD_DIR / f"{SCHEMAS[version]}.xsd"))
+def schema(version: Version) -> etree.XMLSchema:
+    document = etree.parse(str(XSD_DIR / f"{SCHEMAS[version]}.xsd"), PARSER)
+    return etree.XMLSchema(document)
 
 
 def sepa_validate(xml: bytes, version: Version) -> None:
+    """SepaInvalid with the first error (line and message) unless the file fits the XSD."""
     try:
-        schema(version).validate(xml.decode("utf-8"))
-    except xmlschema.XMLSchemaValidationError as error:
-        raise SepaInvalid(str(error.reason or error)) from None
+        document = etree.fromstring(xml, PARSER)
+    except etree.XMLSyntaxError as error:
+        raise SepaInvalid(f"not well-formed: {error}") from None
+    xsd = schema(version)
+    if not xsd.validate(document):
+        first = next(iter(xsd.error_log), None)
+        raise SepaInvalid(f"line {first.line}: {first.message}" if first else "invalid") from None
 
 
 def credit_transfer_xml(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -91,59 +93,17 @@ def _sub_partner_clean(data: dict[str, Any], *, instance: SubPartner | None) -> 
 
 
 def sub_partner_create(*, actor: Any, data: dict[str, Any]) -> SubPartner:
-    with transaction.atomic():
-        sub_partner = SubPartner(**_sub_partner_clean(data, instance=None))
-        try:
-            with transaction.atomic():
-                sub_partner.save()
-        except IntegrityError:  # the same key created at the same moment
-            raise OperationsError(errors.KEY_TAKEN, field="referral_key") from None
-        audit_record(
-            actor=actor, action="sub_partner.create", obj=sub_partner,
-            after=_snapshot(sub_partner, SUB_PARTNER_FIELDS),
-        )  # fmt: skip
-    return sub_partner
+    return _create(SUB_PARTNERS, actor=actor, cleaned=_sub_partner_clean(data, instance=None))
 
 
 def sub_partner_update(*, actor: Any, sub_partner: SubPartner, data: dict[str, Any]) -> SubPartner:
-    with transaction.atomic():
-        sub_partner = SubPartner.objects.select_for_update().get(pk=sub_partner.pk)
-        before = _snapshot(sub_partner, SUB_PARTNER_FIELDS)
-        changes = {k: v for k, v in _sub_partner_clean(data, instance=sub_partner).items() if before[k] != v}
-        if not changes:
-            return sub_partner
-        for name, value in changes.items():
-            setattr(sub_partner, name, value)
-        try:
-            with transaction.atomic():
-                sub_partner.save(update_fields=list(changes))
-        except IntegrityError:
-            raise OperationsError(errors.KEY_TAKEN, field="referral_key") from None
-        audit_record(
-            actor=actor, action="sub_partner.update", obj=sub_partner,
-            before={k: before[k] for k in changes}, after=changes,
-        )  # fmt: skip
-    return sub_partner
+    return _update(SUB_PARTNERS, actor=actor, instance=sub_partner, data=data)
 
 
 def sub_partner_delete(*, actor: Any, sub_partner: SubPartner) -> bool:
     """Delete it; one that applications refer to is deactivated instead (their attribution is
     kept). True when it was deleted."""
-    with transaction.atomic():
-        sub_partner = SubPartner.objects.select_for_update().get(pk=sub_partner.pk)
-        before = _snapshot(sub_partner, SUB_PARTNER_FIELDS)
-        if sub_partner.quota_applications.exists():
-            if sub_partner.is_active:
-                sub_partner.is_active = False
-                sub_partner.save(update_fields=["is_active"])
-            audit_record(
-                actor=actor, action="sub_partner.deactivate", obj=sub_partner,
-                before={"is_active": before["is_active"]}, after={"is_active": False},
-            )  # fmt: skip
-            return False
-        audit_record(actor=actor, action="sub_partner.delete", obj=sub_partner, before=before, after=None)
-        sub_partner.delete()
-    return True
+    return _delete(SUB_PARTNERS, actor=actor, instance=sub_partner)
 
 
 def _deal_clean(data: dict[str, Any], *, instance: SingleDeal | None) -> dict[str, Any]:
@@ -193,54 +153,80 @@ def _deal_clean(data: dict[str, Any], *, instance: SingleDeal | None) -> dict[st
 
 
 def single_deal_create(*, actor: Any, data: dict[str, Any]) -> SingleDeal:
-    with transaction.atomic():
-        deal = SingleDeal(**_deal_clean(data, instance=None))
-        try:
-            with transaction.atomic():
-                deal.save()
-        except IntegrityError:
-            raise OperationsError(errors.KEY_TAKEN, field="deal_key") from None
-        audit_record(
-            actor=actor, action="single_deal.create", obj=deal, after=_snapshot(deal, SINGLE_DEAL_FIELDS)
-        )
-    return deal
+    return _create(SINGLE_DEALS, actor=actor, cleaned=_deal_clean(data, instance=None))
 
 
 def single_deal_update(*, actor: Any, single_deal: SingleDeal, data: dict[str, Any]) -> SingleDeal:
-    with transaction.atomic():
-        deal = SingleDeal.objects.select_for_update().get(pk=single_deal.pk)
-        before = _snapshot(deal, SINGLE_DEAL_FIELDS)
-        changes = {k: v for k, v in _deal_clean(data, instance=deal).items() if before[k] != v}
-        if not changes:
-            return deal
-        for name, value in changes.items():
-            setattr(deal, name, value)
-        try:
-            with transaction.atomic():
-                deal.save(update_fields=list(changes))
-        except IntegrityError:
-            raise OperationsError(errors.KEY_TAKEN, field="deal_key") from None
-        audit_record(
-            actor=actor, action="single_deal.update", obj=deal,
-            before={k: before[k] for k in changes}, after=changes,
-        )  # fmt: skip
-    return deal
+    return _update(SINGLE_DEALS, actor=actor, instance=single_deal, data=data)
 
 
 def single_deal_delete(*, actor: Any, single_deal: SingleDeal) -> bool:
     """Delete it; one that applications carry is deactivated instead. True when deleted."""
+    return _delete(SINGLE_DEALS, actor=actor, instance=single_deal)
+
+
+# ---- one create, update and delete for both kinds ----
+
+
+@dataclass(frozen=True)
+class _Kind:
+    model: type[SubPartner] | type[SingleDeal]
+    fields: tuple[str, ...]
+    key_field: str  # unique per schema: a race on it is KEY_TAKEN
+    action: str  # the audit entry's prefix
+    clean: Callable[..., dict[str, Any]]
+
+
+SUB_PARTNERS = _Kind(SubPartner, SUB_PARTNER_FIELDS, "referral_key", "sub_partner", _sub_partner_clean)
+SINGLE_DEALS = _Kind(SingleDeal, SINGLE_DEAL_FIELDS, "deal_key", "single_deal", _deal_clean)
+
+
+def _save(kind: _Kind, obj: Any, **options: Any) -> None:
+    try:
+        with transaction.atomic():
+            obj.save(**options)
+    except IntegrityError:  # the same key written at the same moment
+        raise OperationsError(errors.KEY_TAKEN, field=kind.key_field) from None
+
+
+def _create(kind: _Kind, *, actor: Any, cleaned: dict[str, Any]) -> Any:
     with transaction.atomic():
-        deal = SingleDeal.objects.select_for_update().get(pk=single_deal.pk)
-        before = _snapshot(deal, SINGLE_DEAL_FIELDS)
-        if deal.quota_applications.exists():
-            if deal.is_active:
-                deal.is_active = False
-                deal.save(update_fields=["is_active"])
+        obj = kind.model(**cleaned)
+        _save(kind, obj)
+        audit_record(actor=actor, action=f"{kind.action}.create", obj=obj, after=_snapshot(obj, kind.fields))
+    return obj
+
+
+def _update(kind: _Kind, *, actor: Any, instance: Any, data: dict[str, Any]) -> Any:
+    with transaction.atomic():
+        obj = kind.model.objects.select_for_update().get(pk=instance.pk)
+        before = _snapshot(obj, kind.fields)
+        changes = {k: v for k, v in kind.clean(data, instance=obj).items() if before[k] != v}
+        if not changes:
+            return obj
+        for name, value in changes.items():
+            setattr(obj, name, value)
+        _save(kind, obj, update_fields=list(changes))
+        audit_record(
+            actor=actor, action=f"{kind.action}.update", obj=obj,
+            before={k: before[k] for k in changes}, after=changes,
+        )  # fmt: skip
+    return obj
+
+
+def _delete(kind: _Kind, *, actor: Any, instance: Any) -> bool:
+    with transaction.atomic():
+        obj = kind.model.objects.select_for_update().get(pk=instance.pk)
+        before = _snapshot(obj, kind.fields)
+        if obj.quota_applications.exists():
+            if obj.is_active:
+                obj.is_active = False
+                obj.save(update_fields=["is_active"])
             audit_record(
-                actor=actor, action="single_deal.deactivate", obj=deal,
+                actor=actor, action=f"{kind.action}.deactivate", obj=obj,
                 before={"is_active": before["is_active"]}, after={"is_active": False},
             )  # fmt: skip
             return False
-        audit_record(actor=actor, action="single_deal.delete", obj=deal, before=before, after=None)
-        deal.delete()
+        audit_record(actor=actor, action=f"{kind.action}.delete", obj=obj, before=before, after=None)
+        obj.delete()
     return True

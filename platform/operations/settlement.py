@@ -42,6 +42,7 @@ IBAN_INVALID = "SETTLE007"
 HOLDER_INVALID = "SETTLE008"
 TOO_MANY = "SETTLE009"
 MOVE_REFUSED = "SETTLE010"
+OWNER_ERASED = "SETTLE012"
 
 MESSAGES = {
     NOT_NEW: 'Settlement batch status must be "NEW"',
@@ -54,7 +55,10 @@ MESSAGES = {
     HOLDER_INVALID: "Bitte geben Sie den Kontoinhaber an (Buchstaben, Ziffern und / ? : ( ) . , ' +).",
     TOO_MANY: f"Ein Abrechnungslauf umfasst höchstens {MAX_APPLICATIONS} Anträge.",
     MOVE_REFUSED: "Der Statuswechsel passt nicht zum Katalog.",
+    OWNER_ERASED: "Die Daten dieses Halters wurden gelöscht (Art. 17 DSGVO); an ihn wird nicht mehr ausgezahlt.",
 }
+# The failure reason an open item of an unpaid batch gets when its owner is erased.
+ERASED_REASON = "Halterdaten gelöscht (Art. 17 DSGVO): keine Auszahlung."
 PAID_MESSAGE = "Successfully updated to status PAID"
 
 
@@ -195,6 +199,8 @@ def settlement_batch_create(
                     batch=batch,
                     application=application,
                     owner_id=client.owner_id,
+                    sequence=application.registration.sequence,
+                    legislation_year=application.legislation_year,
                     method=method,
                     net=amounts.net,
                     vat_percent=amounts.vat_percent,
@@ -219,7 +225,16 @@ def settlement_batch_mark_paid(*, batch: SettlementBatch, actor: User) -> Settle
         if batch.status != SettlementBatch.Status.NEW:
             raise SettlementError(NOT_NEW)
         items = list(batch.items.filter(status=SettlementItem.Status.OPEN).select_related("application"))
+        # An item without its owner or application (erased) was not in the SEPA file and is
+        # not paid; the erasure already fails such items, this only keeps the rule whole.
+        gone = [item for item in items if item.application_id is None or item.owner_id is None]
+        if gone:
+            batch.items.filter(pk__in=[item.pk for item in gone]).update(
+                status=SettlementItem.Status.FAILED, failure_reason=ERASED_REASON, failed_at=timezone.now()
+            )
+        items = [item for item in items if item not in gone]
         for item in items:
+            assert item.application is not None  # the erased ones are gone above
             try:
                 quota_application_move(
                     application=item.application,
@@ -246,15 +261,25 @@ def settlement_item_fail(*, item: SettlementItem, reason: str, actor: User) -> S
     if not reason:
         raise SettlementError(REASON_MISSING)
     with transaction.atomic():
-        item = SettlementItem.objects.select_for_update().select_related("application").get(pk=item.pk)
+        item = (
+            SettlementItem.objects.select_for_update(of=("self",))
+            .select_related("application")
+            .get(pk=item.pk)
+        )
         if item.status == SettlementItem.Status.FAILED:
             raise SettlementError(ALREADY_FAILED)
-        try:
-            quota_application_move(
-                application=item.application, status=QuotaStatus.PAYMENT_FAILURE, actor=actor, reason=reason
-            )
-        except QuotaError as error:
-            raise SettlementError(MOVE_REFUSED, message=error.message) from None
+        # An erased owner's item (no application any more) is still marked: a returned transfer
+        # belongs in the payout record; there is no application left to move.
+        if item.application is not None:
+            try:
+                quota_application_move(
+                    application=item.application,
+                    status=QuotaStatus.PAYMENT_FAILURE,
+                    actor=actor,
+                    reason=reason,
+                )
+            except QuotaError as error:
+                raise SettlementError(MOVE_REFUSED, message=error.message) from None
         item.status = SettlementItem.Status.FAILED
         item.failure_reason = reason[:500]
         item.failed_at = timezone.now()
@@ -275,8 +300,12 @@ def settlement_item_iban_correct(
         raise SettlementError(HOLDER_INVALID)
     with transaction.atomic():
         item = (
-            SettlementItem.objects.select_for_update().select_related("application__client").get(pk=item.pk)
+            SettlementItem.objects.select_for_update(of=("self",))
+            .select_related("application__client")
+            .get(pk=item.pk)
         )
+        if item.application is None:
+            raise SettlementError(OWNER_ERASED)
         if item.status != SettlementItem.Status.FAILED:
             raise SettlementError(NOT_FAILED)
         client = Client.objects.select_for_update().get(pk=item.application.client_id)
@@ -371,27 +400,20 @@ def sepa_transfers(batch: SettlementBatch, items: list[SettlementItem] | None = 
     for several carries the first one's id and each item keeps its own for matching returns."""
     if items is None:
         items = list(
-            batch.items.filter(method=SettlementItem.Method.SEPA)
-            .exclude(status=SettlementItem.Status.FAILED)
-            .select_related("application__registration")
+            batch.items.filter(method=SettlementItem.Method.SEPA).exclude(status=SettlementItem.Status.FAILED)
         )
+    # An erased owner is never paid: the erasure fails an open item (ERASED_REASON), and an
+    # item without its owner is left out here all the same (owner_id None would group them).
+    items = [i for i in items if i.owner_id is not None and i.application_id is not None]
     # Sorted here: the IBAN is stored encrypted, its column does not sort.
-    items.sort(
-        key=lambda i: (
-            i.owner_id,
-            i.iban,
-            i.payee_name,
-            i.application.registration.sequence,
-            i.application.legislation_year,
-        )
-    )
+    items.sort(key=lambda i: (i.owner_id, i.iban, i.payee_name, i.sequence, i.legislation_year))
     prefix = "THG-Praemie Antrag "
     transfers = []
     for (_, iban, name), group in groupby(
         items, key=lambda item: (item.owner_id, item.iban, item.payee_name)
     ):
         members = list(group)
-        numbers = [f"{m.application.registration.sequence}/{m.application.legislation_year}" for m in members]
+        numbers = [f"{m.sequence}/{m.legislation_year}" for m in members]
         by_number = dict(zip(numbers, members, strict=True))
         for chunk in _remittance_chunks(numbers, prefix):
             paid = [by_number[number] for number in chunk]
@@ -407,12 +429,29 @@ def sepa_transfers(batch: SettlementBatch, items: list[SettlementItem] | None = 
     return transfers
 
 
+def settlement_erased_count(batch: SettlementBatch) -> int:
+    """SEPA items of the batch whose owner was erased: not in the file."""
+    return (
+        batch.items.filter(method=SettlementItem.Method.SEPA)
+        .filter(Q(owner__isnull=True) | Q(application__isnull=True))
+        .count()
+    )
+
+
 def settlement_sepa_xml(*, batch: SettlementBatch, config: PartnerConfig, version: sepa.Version) -> bytes:
     account = config.payout_account
     if not account.iban:
         raise SettlementError(NO_PAYOUT_ACCOUNT)
     transfers = sepa_transfers(batch)
     if not transfers:
+        erased = settlement_erased_count(batch)
+        if erased:
+            raise SettlementError(
+                OWNER_ERASED,
+                {"erased_items": erased},
+                message="Alle Überweisungen dieses Laufs gehören zu gelöschten Haltern (Art. 17 DSGVO); "
+                "es gibt nichts zu überweisen.",
+            )
         raise SettlementError(NOTHING_TO_PAY)
     return sepa.credit_transfer_xml(
         debtor=sepa.Debtor(name=account.name, iban=account.iban, bic=account.bic),

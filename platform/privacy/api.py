@@ -11,7 +11,18 @@ from ninja import Router, Status
 from accounts.tokens import partner_auth
 from privacy import services
 from privacy.errors import PrivacyError
-from privacy.schemas import DetailOut, ErasureConfirmIn, PrivacyErrorOut
+from privacy.schemas import (
+    DetailOut,
+    ErasureConfirmIn,
+    PartnerErasureIn,
+    PartnerErasureLookupIn,
+    PartnerErasureOut,
+    PartnerErasureOwnerOut,
+    PrivacyErrorOut,
+)
+from staff.auth import staff_role
+from staff.models import StaffMember
+from staff.schemas import DetailOut as StaffDetailOut
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import Partner
 
@@ -103,3 +114,44 @@ def erasure_confirm(request: HttpRequest, payload: ErasureConfirmIn) -> Any:
     except PrivacyError as error:
         return _error(error)
     return {"detail": ERASED}
+
+
+# ---------------------------------------------------------------- partner area (partner admins)
+
+admin_only = staff_role(StaffMember.Role.PARTNER_ADMIN)
+PARTNER_REFUSALS: dict[int | str, Any] = {401: StaffDetailOut, 403: PrivacyErrorOut, 404: PrivacyErrorOut}
+PARTNER_ERASED = "Das Kundenkonto und seine Daten wurden gelöscht."
+
+
+@router.post(
+    "/partner/privacy/erasure/preview/",
+    auth=admin_only,
+    tags=["partner"],
+    response={200: PartnerErasureOwnerOut, **PARTNER_REFUSALS},
+    summary="What an erasure of the owner with this e-mail address would delete and keep",
+)
+def partner_erasure_preview(request: HttpRequest, payload: PartnerErasureLookupIn) -> Any:
+    try:
+        return services.partner_erasure_preview(email=payload.email)
+    except PrivacyError as error:
+        return _error(error)
+
+
+@router.post(
+    "/partner/privacy/erasure/",
+    auth=admin_only,
+    tags=["partner"],
+    response={200: PartnerErasureOut, **PARTNER_REFUSALS},
+    summary="Erase an owner on a request received by mail (GDPR Art. 17); audited",
+)
+def partner_erasure(request: HttpRequest, payload: PartnerErasureIn) -> Any:
+    try:
+        counts = services.partner_erasure(
+            partner=_partner(request),
+            member=request.auth,  # type: ignore[attr-defined]
+            email=payload.email,
+            reference=payload.reference,
+        )
+    except PrivacyError as error:
+        return _error(error)
+    return {"detail": PARTNER_ERASED, "counts": counts}

@@ -8,6 +8,7 @@ ERASURE_CODE_INVALID = "PRIV003"
 ERASURE_TOO_MANY_ATTEMPTS = "PRIV004"
 ERASURE_TOO_SOON = "PRIV005"
 NOT_AN_OWNER = "PRIV006"
+OWNER_UNKNOWN = "PRIV007"
 
 MESSAGES = {
     EXPORT_TOO_SOON: "Sie haben Ihre Daten gerade erst angefordert. Bitte versuchen Sie es später erneut.",
@@ -16,6 +17,7 @@ MESSAGES = {
     ERASURE_TOO_MANY_ATTEMPTS: "Zu viele Versuche. Bitte fordern Sie einen neuen Code an.",
     ERASURE_TOO_SOON: "Bitte warten Sie einen Moment, bevor Sie einen neuen Code anfordern.",
     NOT_AN_OWNER: "Dieses Konto kann hier nicht gelöscht werden.",
+    OWNER_UNKNOWN: "Zu dieser E-Mail-Adresse gibt es bei Ihnen kein Kundenkonto.",
 }
 
 

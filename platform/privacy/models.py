@@ -7,6 +7,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from config.crypto import EncryptedTextField
 
@@ -69,3 +70,35 @@ class RetainedPayout(models.Model):
 
     def __str__(self) -> str:
         return f"retained payout {self.pseudonym[:8]} {self.legislation_year}"
+
+
+class ConsentRecord(models.Model):
+    """What an owner agreed to (or declined), when, through which channel, and to which text:
+    `version` is the SHA-256 of the text shown (the checkbox and the document behind it), so
+    the partner can prove which terms were accepted after the texts changed. Deleted with the
+    account (an erased owner's consents prove nothing any more)."""
+
+    class Kind(models.TextChoices):
+        TERMS = "terms", "AGB"
+        NEXT_YEAR_TERMS = "next_year_terms", "AGB für das nächste Jahr"
+        PRIVACY = "privacy", "Datenschutzinformation"
+        EMAIL_PROMOTION = "email_promotion", "Werbung per E-Mail"
+
+    class Channel(models.TextChoices):
+        WEB = "web", "Registrierung"
+        PORTAL = "portal", "Kundenportal"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="consents")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    given = models.BooleanField()
+    legislation_year = models.PositiveSmallIntegerField(null=True, blank=True)
+    version = models.CharField(max_length=64)
+    label = models.TextField(blank=True, default="")  # the checkbox's text as shown
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "kind", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"consent {self.kind} {'given' if self.given else 'declined'} ({self.version[:8]})"

@@ -1,31 +1,40 @@
 """The retention run: deletes what is past its period, in batches, and counts it.
 
-Periods are settings (RETENTION_*; see docs/privacy.md): unfinished registrations and billing
-data, refused applications, login codes, links and spent sessions, device data, scans a year
-after the payout, released originals (ORIGINAL_SCAN_RETENTION), exports, erasure codes, and
-the pseudonymised payout records of erased owners at the end of their legal period."""
+Periods are the partner's (PartnerConfig.retention, within legal bounds) or the platform's
+settings (RETENTION_*; see docs/privacy.md): unfinished registrations and billing data, refused
+applications, login codes, links and spent sessions, device data, scans a year after the
+payout, released originals (ORIGINAL_SCAN_RETENTION), inactive accounts (off by default),
+exports, erasure codes, and the payout records (pseudonymised ones of erased owners, and the
+settlement batches with their items) at the end of their legal period."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import Callable
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 from ninja_jwt.token_blacklist.models import OutstandingToken
 
-from accounts.models import LoginCode, LoginLink
+from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
+from operations.models import SettlementBatch
 from privacy.models import DataExport, ErasureRequest, RetainedPayout
 from quota.models import QuotaApplication, QuotaStatus
 from registrations.cleanup import scan_orphans_delete
 from registrations.models import BevRegistration, DeviceInfo
 from registrations.services import scan_originals_expire
+from tenants.config_schema import PartnerConfig, Retention
+from tenants.models import Partner
+
+logger = logging.getLogger(__name__)
 
 REFUSED = (
     QuotaStatus.DOUBLE_REGISTRATION,
@@ -38,6 +47,92 @@ REFUSED = (
     QuotaStatus.REJECTED_BY_PARTNER,
 )
 PAID_OUT = (QuotaStatus.PAID, QuotaStatus.COMPLETED)
+# An account is inactive only when none of its applications is still moving.
+FINISHED = REFUSED + PAID_OUT
+
+
+@dataclass(frozen=True)
+class RetentionPeriods:
+    unfinished: timedelta
+    refused: timedelta
+    login: timedelta
+    device: timedelta
+    scans_after_payout: timedelta
+    original_scan: timedelta
+    inactive_account: timedelta | None  # None: accounts are never erased for inactivity
+
+
+def retention_periods(retention: Retention) -> RetentionPeriods:
+    """The partner's periods, the platform's default where it set none."""
+
+    def days(own: int | None, default: int) -> timedelta:
+        return timedelta(days=default if own is None else own)
+
+    inactive = (
+        retention.inactive_account_days
+        if retention.inactive_account_days is not None
+        else settings.RETENTION_INACTIVE_ACCOUNT_DAYS or None
+    )
+    return RetentionPeriods(
+        unfinished=days(retention.unfinished_days, settings.RETENTION_UNFINISHED_DAYS),
+        refused=days(retention.refused_days, settings.RETENTION_REFUSED_DAYS),
+        login=days(retention.login_days, settings.RETENTION_LOGIN_DAYS),
+        device=days(retention.device_days, settings.RETENTION_DEVICE_DAYS),
+        scans_after_payout=days(
+            retention.scans_after_payout_days, settings.RETENTION_SCANS_AFTER_PAYOUT_DAYS
+        ),
+        original_scan=(
+            settings.ORIGINAL_SCAN_RETENTION
+            if retention.original_scan_days is None
+            else timedelta(days=retention.original_scan_days)
+        ),
+        inactive_account=timedelta(days=inactive) if inactive else None,
+    )
+
+
+def _inactive_accounts(cutoff: datetime) -> QuerySet[User]:
+    """Owners (never staff) with no login, session, upload or move since `cutoff` and no
+    application still in progress."""
+    recent = lambda model, **lookups: Exists(model.objects.filter(**lookups))  # noqa: E731
+    return (
+        User.objects.filter(is_staff=False, is_superuser=False, staff_member__isnull=True)
+        .filter(date_joined__lt=cutoff)
+        .exclude(last_login__gte=cutoff)
+        .exclude(recent(OutstandingToken, user=OuterRef("pk"), created_at__gte=cutoff))
+        .exclude(recent(BevRegistration, owner=OuterRef("pk"), created_at__gte=cutoff))
+        .exclude(recent(Client, owner=OuterRef("pk"), updated_at__gte=cutoff))
+        .exclude(recent(QuotaApplication, registration__owner=OuterRef("pk"), updated_at__gte=cutoff))
+        .exclude(
+            Exists(
+                QuotaApplication.objects.filter(registration__owner=OuterRef("pk")).exclude(
+                    status__in=FINISHED
+                )
+            )
+        )
+    )
+
+
+def _inactive_erase(schema_name: str, cutoff: datetime) -> int:
+    from privacy.services import owner_erase  # services imports this module's neighbours
+
+    erased = 0
+    while True:
+        users = list(_inactive_accounts(cutoff).order_by("pk")[: settings.RETENTION_BATCH])
+        for user in users:
+            owner_erase(schema_name=schema_name, user=user, actor="retention (inactive account)")
+        erased += len(users)
+        if len(users) < settings.RETENTION_BATCH:
+            return erased
+
+
+def _originals_expire(now: datetime, retention: timedelta) -> int:
+    """Released originals past their period, every batch of them (one call takes one batch)."""
+    batch, total = settings.RETENTION_BATCH, 0
+    while True:
+        done = scan_originals_expire(now=now, batch=batch, retention=retention)
+        total += done
+        if done < batch:
+            return total
 
 
 def _files_delete(names: list[str]) -> None:
@@ -103,28 +198,27 @@ def _exports_delete(ids: list[int]) -> int:
 
 
 def retention_apply(*, schema_name: str) -> dict[str, int]:
-    """One partner's run (inside its schema); returns counts per kind."""
+    """One partner's run (inside its schema), with its own periods; returns counts per kind."""
     now = timezone.now()
-    days = lambda n: now - timedelta(days=n)  # noqa: E731
+    partner = Partner.objects.filter(schema_name=schema_name).first()
+    config = PartnerConfig.model_validate(partner.config if partner is not None else {})
+    periods = retention_periods(config.retention)
+    before = lambda period: now - period  # noqa: E731
     counts: Counter[str] = Counter()
     has_application = Exists(QuotaApplication.objects.filter(registration=OuterRef("pk")))
 
     # Refused applications, then registrations left with none
     counts["refused applications"] = _batched(
-        QuotaApplication.objects.filter(
-            status__in=REFUSED, updated_at__lt=days(settings.RETENTION_REFUSED_DAYS)
-        ),
+        QuotaApplication.objects.filter(status__in=REFUSED, updated_at__lt=before(periods.refused)),
         _rows(QuotaApplication),
     )
     # Registrations and billing data never finished (no application), and those just emptied
     counts["unfinished registrations"] = _batched(
-        BevRegistration.objects.filter(created_at__lt=days(settings.RETENTION_UNFINISHED_DAYS)).exclude(
-            has_application
-        ),
+        BevRegistration.objects.filter(created_at__lt=before(periods.unfinished)).exclude(has_application),
         _registrations_delete,
     )
     counts["unfinished billing data"] = _batched(
-        Client.objects.filter(created_at__lt=days(settings.RETENTION_UNFINISHED_DAYS)).exclude(
+        Client.objects.filter(created_at__lt=before(periods.unfinished)).exclude(
             Exists(QuotaApplication.objects.filter(client=OuterRef("pk")))
         ),
         _rows(Client),
@@ -137,14 +231,14 @@ def retention_apply(*, schema_name: str) -> dict[str, int]:
             Exists(QuotaApplication.objects.filter(registration=OuterRef("pk")).exclude(status__in=PAID_OUT))
         )
         .annotate(last_move=Max("quota_applications__updated_at"))
-        .filter(last_move__lt=days(settings.RETENTION_SCANS_AFTER_PAYOUT_DAYS))
+        .filter(last_move__lt=before(periods.scans_after_payout))
     )
     counts["scans after payout"] = _batched(paid_long_ago, _scans_delete)
-    counts["released originals"] = scan_originals_expire(now=now, batch=settings.RETENTION_BATCH)
+    counts["released originals"] = _originals_expire(now, periods.original_scan)
     counts["device data"] = _batched(
-        DeviceInfo.objects.filter(created_at__lt=days(settings.RETENTION_DEVICE_DAYS)), _rows(DeviceInfo)
+        DeviceInfo.objects.filter(created_at__lt=before(periods.device)), _rows(DeviceInfo)
     )
-    login_cutoff = days(settings.RETENTION_LOGIN_DAYS)
+    login_cutoff = before(periods.login)
     counts["login codes"] = _batched(LoginCode.objects.filter(expires_at__lt=login_cutoff), _rows(LoginCode))
     counts["login links"] = _batched(LoginLink.objects.filter(expires_at__lt=login_cutoff), _rows(LoginLink))
     counts["expired sessions"] = _batched(
@@ -155,7 +249,23 @@ def retention_apply(*, schema_name: str) -> dict[str, int]:
         ErasureRequest.objects.filter(expires_at__lt=now), _rows(ErasureRequest)
     )
     counts["payout records"] = _batched(
-        RetainedPayout.objects.filter(retain_until__lt=now.date()), _rows(RetainedPayout)
+        RetainedPayout.objects.filter(retain_until__lt=timezone.localdate(now)), _rows(RetainedPayout)
     )
+    # Settlement batches (payout records, with erased owners' pseudonymised items) to the end of
+    # the legal period after their payout (or their creation, for a batch never paid).
+    payout_cutoff = datetime(
+        timezone.localdate(now).year - settings.RETENTION_PAYOUT_YEARS,
+        1,
+        1,
+        tzinfo=timezone.get_current_timezone(),
+    )
+    counts["settlement batches"] = _batched(
+        SettlementBatch.objects.filter(
+            Q(paid_at__lt=payout_cutoff) | Q(paid_at__isnull=True, created_at__lt=payout_cutoff)
+        ),
+        _rows(SettlementBatch),
+    )
+    if periods.inactive_account is not None:
+        counts["inactive accounts"] = _inactive_erase(schema_name, before(periods.inactive_account))
     counts["orphaned scan files"] = len(scan_orphans_delete(schema_name=schema_name))
     return dict(counts)

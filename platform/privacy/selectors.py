@@ -9,6 +9,7 @@ from ninja_jwt.token_blacklist.models import OutstandingToken
 
 from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
+from privacy.consents import consent_list
 from quota.models import AdvertisementClick, QuotaApplication, StatusChange
 from registrations.models import BevRegistration, DeviceInfo
 
@@ -99,7 +100,10 @@ def owner_data(*, user: User) -> dict[str, Any]:
         }
         for c in clients
     ]
-    consents = [
+    # The consent records (what was agreed, to which text version, when, where), then the
+    # opt-in as each billing data and application carries it.
+    consents: list[dict[str, Any]] = consent_list(user=user)
+    consents += [
         {"kind": "email_promotion", "given": c.email_promotion_opt_in, "at": _at(c.created_at),
          "channel": c.source or "web", "record": f"billing data {c.pk}"}
         for c in clients

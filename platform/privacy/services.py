@@ -11,25 +11,28 @@ import logging
 import secrets
 import zipfile
 from collections import Counter
+from typing import Any
 
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from ninja_jwt.token_blacklist.models import OutstandingToken
 
 from accounts.mails import mail_secret_seal
-from accounts.models import LoginCode, LoginLink, User
+from accounts.models import LoginCode, LoginLink, User, canonical_name
 from billing.models import Client
 from privacy import errors
 from privacy.errors import PrivacyError
-from privacy.models import DataExport, ErasureRequest, RetainedPayout
+from privacy.models import ConsentRecord, DataExport, ErasureRequest, RetainedPayout
 from privacy.selectors import owner_data, owner_scans
 from privacy.signals import erasure
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus
 from registrations.models import BevRegistration, DeviceInfo
+from staff.audit import audit_record
+from staff.models import AuditEntry, StaffMember
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)
@@ -42,6 +45,9 @@ PAYOUT_STATUSES = (
     QuotaStatus.PAYMENT_FAILURE,
     QuotaStatus.COMPLETED,
 )
+
+
+ERASED_AUDIT_REASON = "(gelöscht, Art. 17 DSGVO)"
 
 
 def _digest(value: str) -> str:
@@ -223,6 +229,7 @@ def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
                 retain_until=_retain_until(moved),
             )
             counts["payout records kept pseudonymised"] += 1
+        counts.update(_settlement_items_pseudonymise(locked, pseudonym))
         counts["applications"] = (
             QuotaApplication.objects.filter(registration__owner=locked)
             .delete()[1]
@@ -239,6 +246,7 @@ def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
         files += [e.file for e in DataExport.objects.filter(user=locked) if e.file]
         counts["exports"] = DataExport.objects.filter(user=locked).delete()[0]
         ErasureRequest.objects.filter(user=locked).delete()
+        counts["consent records"] = ConsentRecord.objects.filter(user=locked).delete()[0]
         emails = {locked.email, locked.username}
         counts["login codes"] = LoginCode.objects.filter(email__in=emails).delete()[0]
         counts["login links"] = LoginLink.objects.filter(email__in=emails).delete()[0]
@@ -254,6 +262,94 @@ def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
     return dict(counts)
 
 
+def _settlement_items_of(owner: User) -> QuerySet[Any]:
+    from operations.models import SettlementItem
+
+    return SettlementItem.objects.filter(Q(owner=owner) | Q(application__registration__owner=owner))
+
+
+def _settlement_items_pseudonymise(owner: User, pseudonym: str) -> Counter[str]:
+    """The owner's settlement items (payout records of tax and payout law) stay with their
+    batch, without the owner: no name, no link to the owner or the application, no free-text
+    failure reason (staff may have written a name there); the amounts, number and year, the
+    masked IBAN and the IBAN or card as paid (encrypted) stay. An open item of a batch not yet
+    paid is failed: an erased owner is not paid (docs/privacy.md)."""
+    from operations.models import SettlementBatch, SettlementItem
+    from operations.settlement import ERASED_REASON
+
+    counts: Counter[str] = Counter()
+    now = timezone.now()
+    items = _settlement_items_of(owner).select_for_update(of=("self",))
+    ids = list(items.values_list("pk", flat=True))
+    if not ids:
+        return counts
+    mine = SettlementItem.objects.filter(pk__in=ids)
+    counts["settlement items not paid (erased)"] = mine.filter(
+        status=SettlementItem.Status.OPEN, batch__status=SettlementBatch.Status.NEW
+    ).update(status=SettlementItem.Status.FAILED, failure_reason=ERASED_REASON, failed_at=now)
+    mine.exclude(failure_reason=ERASED_REASON).update(failure_reason="")
+    counts["settlement items kept pseudonymised"] = mine.update(
+        owner=None, application=None, payee_name="", pseudonym=pseudonym, erased_at=now
+    )
+    # The audit log keeps who failed an item and when, not the free-text reason given.
+    for entry in AuditEntry.objects.filter(
+        action="settlement_item.fail",
+        object_type=SettlementItem._meta.label_lower,
+        object_id__in=[str(pk) for pk in ids],
+    ):
+        entry.after = {**(entry.after or {}), "reason": ERASED_AUDIT_REASON}
+        entry.save(update_fields=["after"])
+    return counts
+
+
 def _files_delete(names: list[str]) -> None:
     for name in names:
         default_storage.delete(name)
+
+
+# ---------------------------------------------------------------- erasure by a partner admin
+
+
+def _owner_by_email(email: str) -> User:
+    user = User.objects.filter(email_canonical=canonical_name(email)).first()
+    if user is None:
+        raise PrivacyError(errors.OWNER_UNKNOWN, status=404)
+    if user.is_staff or user.is_superuser or StaffMember.objects.filter(user=user).exists():
+        raise PrivacyError(errors.NOT_AN_OWNER, status=403)
+    return user
+
+
+def partner_erasure_preview(*, email: str) -> dict[str, int]:
+    """What an erasure of this owner would delete and keep, for the admin to check first."""
+    user = _owner_by_email(email)
+    applications = QuotaApplication.objects.filter(registration__owner=user)
+    return {
+        "registrations": BevRegistration.objects.filter(owner=user).count(),
+        "applications": applications.count(),
+        "payout_records_kept": applications.filter(status__in=PAYOUT_STATUSES).count(),
+        "settlement_items_kept": _settlement_items_of(user).count(),
+    }
+
+
+def partner_erasure(
+    *, partner: Partner, member: StaffMember | None, email: str, reference: str
+) -> dict[str, int]:
+    """A partner admin (or the operator's command, `member` None) erases an owner on a
+    request received by mail or letter: the same erasure as the owner's own, audited in the
+    partner's log (who, when, the request's reference, the counts; the address only as the
+    same keyed pseudonym the payout records carry)."""
+    user = _owner_by_email(email)
+    with transaction.atomic():
+        pseudonym = _digest(f"erased:{partner.schema_name}:{user.pk}")
+        user_id = user.pk
+        counts = owner_erase(
+            schema_name=partner.schema_name, user=user, actor="partner admin" if member else "operator"
+        )
+        audit_record(
+            actor=member,
+            action="privacy.erasure",
+            object_type="accounts.user",
+            object_id=str(user_id),
+            after={"reference": reference, "pseudonym": pseudonym, "counts": counts},
+        )
+    return counts

@@ -11,19 +11,23 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.core.files.storage import default_storage
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
-from django.utils import translation
-from django.utils.html import format_html
+from django.utils import timezone, translation
+from django.utils.html import format_html, format_html_join
 from django_tenants.utils import schema_context
 
 from accounts.models import User
 from quota import catalogue
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from quota.services import QuotaError, quota_application_move, quota_applications_move
+from registrations.errors import CORRECTION_MESSAGES, CorrectionRefused
+from registrations.services import reading_fields, reading_value_parse, registration_field_correct
+from staff.audit import audit_record
 from tenants.middleware import request_partner
 
 
@@ -86,6 +90,21 @@ class StatusChangeInline(admin.TabularInline):
         return False
 
 
+# The reader's fields by the form's code, as the back office reads them.
+FIELD_LABELS = {
+    "E": "FIN",
+    "B": "Erstzulassung",
+    "I": "Datum der Zulassung",
+    "J": "Fahrzeugklasse",
+    "10": "Code Energieträger",
+    "P.3": "Kraftstoffart",
+    "D.1": "Marke",
+    "D.3": "Handelsbezeichnung",
+    "A": "Kennzeichen",
+    "2.1": "Herstellerschlüsselnummer",
+}
+
+
 class MoveForm(forms.ModelForm):
     """The change page moves the application; nothing else of it is edited by hand."""
 
@@ -105,11 +124,25 @@ class MoveForm(forms.ModelForm):
         assert isinstance(move_to, forms.ChoiceField)
         move_to.choices = [("", "—")] + [(code, status_name(code)) for code in moves]
 
+    correct_field = forms.ChoiceField(
+        required=False,
+        label="Feld korrigieren",
+        choices=[("", "—")] + [(code, f"{code} – {label}") for code, label in FIELD_LABELS.items()],
+    )
+    correct_value = forms.CharField(required=False, max_length=100, label="Richtiger Wert")
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         status = cleaned.get("move_to")
         if status in catalogue.REASON_REQUIRED and not (cleaned.get("reason") or "").strip():
             self.add_error("reason", "Diese Ablehnung braucht eine Begründung.")
+        code = cleaned.get("correct_field")
+        if code and self.instance.pk:
+            # the reader's own rules, before anything is saved (saved again under lock)
+            try:
+                reading_value_parse(self.instance.registration, code, cleaned.get("correct_value") or "")
+            except CorrectionRefused as refused:
+                self.add_error("correct_value", CORRECTION_MESSAGES[refused.code][0])
         return cleaned
 
 
@@ -147,7 +180,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
     readonly_fields = [
         "sequence", "legislation_year", "status_label", "owner_email", "client_name", "vehicle_class", "vin",
         "first_registration", "energy_code", "is_electric", "needs_review", "classifier_skipped", "scan",
-        "email_promotion_opt_in", "free_text", "created_at",
+        "email_promotion_opt_in", "free_text", "created_at", "reading", "corrections",
     ]  # fmt: skip
     fieldsets = [
         (None, {"fields": ["sequence", "legislation_year", "status_label", "owner_email", "client_name"]}),
@@ -166,6 +199,8 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
                 ]
             },
         ),  # fmt: skip
+        ("Gelesene Felder (Sicherheit, nicht gelesen, Korrekturen)", {"fields": ["reading", "corrections"]}),
+        ("Feld korrigieren", {"fields": ["correct_field", "correct_value"]}),
         ("Angaben", {"fields": ["email_promotion_opt_in", "free_text", "created_at"]}),
         ("Status ändern", {"fields": ["move_to", "reason"]}),
     ]
@@ -220,6 +255,52 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
     def classifier_skipped(self, obj: QuotaApplication) -> bool:
         return obj.registration.classifier_skipped
 
+    @admin.display(description="Gelesene Felder")
+    def reading(self, obj: QuotaApplication) -> str:
+        rows = format_html_join(
+            "",
+            "<tr><td>{} {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    field["code"],
+                    FIELD_LABELS[field["code"]],
+                    field["value"] or "—",
+                    "—" if field["confidence"] is None else f"{round(field['confidence'] * 100)} %",
+                    "nicht gelesen"
+                    if field["unread"]
+                    else (
+                        f"korrigiert von {field['corrected_by']}"
+                        if field["corrected_by"]
+                        else "Dokumenten-Check"
+                    ),
+                )
+                for field in reading_fields(obj.registration)
+            ),
+        )
+        return format_html(
+            "<table><thead><tr><th>Feld</th><th>Wert</th><th>Sicherheit</th><th>Quelle</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="Korrekturen")
+    def corrections(self, obj: QuotaApplication) -> str:
+        items = format_html_join(
+            "",
+            "<li>{}: {} {} → {} ({})</li>",
+            (
+                (
+                    timezone.localtime(c.created_at).strftime("%d.%m.%Y %H:%M"),
+                    c.code,
+                    c.before or "—",
+                    c.after,
+                    c.actor_name,
+                )
+                for c in obj.registration.corrections.order_by("created_at", "pk")
+            ),
+        )
+        return format_html("<ul>{}</ul>", items) if items else "—"
+
     @admin.display(description="Scan")
     def scan(self, obj: QuotaApplication) -> str:
         url = reverse("admin:quota_quotaapplication_scan", args=[obj.pk])
@@ -247,6 +328,26 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
         return FileResponse(handle, content_type="image/jpeg", headers={"Cache-Control": "private, no-store"})
 
     def save_model(self, request: HttpRequest, obj: QuotaApplication, form: Any, change: bool) -> None:
+        code = form.cleaned_data.get("correct_field")
+        if code:
+            staff = _staff(request)
+            name = (staff.get_full_name() or staff.email or staff.username) if staff else "System"
+            try:
+                with transaction.atomic():
+                    correction = registration_field_correct(
+                        registration=obj.registration,
+                        code=code,
+                        value=form.cleaned_data.get("correct_value") or "",
+                        actor=staff,
+                        actor_name=name,
+                    )
+                    audit_record(
+                        actor=staff, action="registration.correct", obj=obj,
+                        before={"field": code, "value": correction.before},
+                        after={"field": code, "value": correction.after},
+                    )  # fmt: skip
+            except CorrectionRefused as refused:
+                self.message_user(request, CORRECTION_MESSAGES[refused.code][0], messages.ERROR)
         status = form.cleaned_data.get("move_to")
         if not status:
             return

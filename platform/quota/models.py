@@ -70,10 +70,53 @@ class QuotaApplication(models.Model):
             models.Index(fields=["created_at", "id"], name="quota_app_created"),
             models.Index(fields=["status", "created_at", "id"], name="quota_app_status_created"),
             models.Index(fields=["legislation_year", "created_at", "id"], name="quota_app_year_created"),
+            # ... or by sub-partner; and the dashboard's days of one sub-partner (operations.selectors).
+            models.Index(fields=["sub_partner", "created_at", "id"], name="quota_app_sub_created"),
         ]
 
     def __str__(self) -> str:
         return f"{self.registration} for {self.legislation_year}"
+
+
+class ApplicationDayCount(models.Model):
+    """The dashboard's rollup: how many applications there are per calendar day of creation
+    (Europe/Berlin), status, legislation year, vehicle class (an unread one counts as M1),
+    sub-partner and single deal. Written by database triggers only (migration
+    0005_application_day_counts), never by Django: each statement on the applications (an
+    insert, a bulk_create, a move, a delete, a TRUNCATE) and each change of a registration's
+    vehicle class appends signed rows, so concurrent writers never wait for each other on a
+    shared counter row; the count of a key is the sum of its rows. `application_day_counts_compact`
+    folds the rows into one per key (quota.services)."""
+
+    day = models.DateField()
+    status = models.CharField(max_length=40)
+    legislation_year = models.PositiveSmallIntegerField()
+    vehicle_class = models.CharField(max_length=10)
+    sub_partner_id = models.BigIntegerField(null=True)
+    single_deal_id = models.BigIntegerField(null=True)
+    count = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["day"], name="quota_day_count_day")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.status}: {self.count}"
+
+
+class ApplicationCount(models.Model):
+    """ApplicationDayCount without the day: a few hundred keys however many applications and
+    days there are, written by the same triggers in the same statement. The list's exact count
+    of any filter without a date range or a search reads it."""
+
+    status = models.CharField(max_length=40)
+    legislation_year = models.PositiveSmallIntegerField()
+    vehicle_class = models.CharField(max_length=10)
+    sub_partner_id = models.BigIntegerField(null=True)
+    single_deal_id = models.BigIntegerField(null=True)
+    count = models.IntegerField()
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.legislation_year}: {self.count}"
 
 
 class StatusChange(models.Model):

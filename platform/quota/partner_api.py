@@ -9,9 +9,10 @@ import datetime
 from collections.abc import Iterator
 from typing import Any, Literal
 
+from django.db import transaction
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Query, Router, Schema, Status
 
 from config.i18n import request_language
 from config.text import CleanMultiline
@@ -22,6 +23,8 @@ from quota import partner_selectors as selectors
 from quota.admin import _Echo, csv_cell, in_schema
 from quota.models import QuotaStatus
 from quota.partner_services import MAX_IDS, partner_applications_deal_assign, partner_applications_move
+from registrations.errors import CorrectionRefused
+from registrations.services import registration_field_correct
 from staff.audit import audit_record
 from staff.auth import staff_auth, staff_role
 from staff.errors import NOT_FOUND, StaffError
@@ -97,6 +100,9 @@ class ApplicationRowOut(Schema):
 
 class ApplicationPageOut(Schema):
     count: int
+    count_exact: bool = Field(
+        description="false: more than 10,000 match and `count` is the database's estimate (rounded to hundreds)"
+    )
     page: int
     page_size: int
     results: list[ApplicationRowOut]
@@ -126,14 +132,15 @@ class MovesOut(Schema):
 def partner_application_list(request: HttpRequest, query: Query[ApplicationListQuery]) -> Any:
     _, config = _partner(request)
     language = request_language(request)
-    rows, count = selectors.application_page(
+    found = selectors.application_page(
         filters=query.filters(), ordering=query.ordering, page=query.page, page_size=query.page_size
     )
     return {
-        "count": count,
+        "count": found.count,
+        "count_exact": found.count_exact,
         "page": query.page,
         "page_size": query.page_size,
-        "results": [selectors.application_row(row, config=config, language=language) for row in rows],
+        "results": selectors.application_rows(found, config=config, language=language),
     }
 
 
@@ -153,6 +160,46 @@ def partner_application_detail(request: HttpRequest, application_id: int) -> Any
     return selectors.application_detail(
         application, partner=partner, config=config, language=request_language(request)
     )
+
+
+class CorrectionIn(Schema):
+    field: str = Field(
+        max_length=5, description="The form's field code: E, B, I, J, 10, P.3, D.1, D.3, A, 2.1"
+    )
+    value: str = Field(max_length=100)
+
+
+@router.post(
+    "/quota_applications/{int:application_id}/corrections/",
+    auth=writers,
+    response={200: dict[str, Any], 400: dict[str, Any], **REFUSALS},
+)
+def partner_application_correct(request: HttpRequest, application_id: int, payload: CorrectionIn) -> Any:
+    """The back office corrects one field the reader read: the reader's rules apply, the
+    correction is kept in the registration's history and audited; answers the detail."""
+    partner, config = _partner(request)
+    member: StaffMember = request.auth  # type: ignore[attr-defined]
+    language = request_language(request)
+    application = selectors.application_get(application_id)
+    if application is None:
+        raise StaffError(NOT_FOUND, status=404)
+    try:
+        with transaction.atomic():
+            correction = registration_field_correct(
+                registration=application.registration,
+                code=payload.field.strip(),
+                value=payload.value,
+                actor=member.user,
+                actor_name=member.name or member.user.email,
+            )
+            audit_record(
+                actor=member, action="registration.correct", obj=application,
+                before={"field": correction.code, "value": correction.before},
+                after={"field": correction.code, "value": correction.after},
+            )  # fmt: skip
+    except CorrectionRefused as refused:
+        return Status(400, refused.body(language))
+    return selectors.application_detail(application, partner=partner, config=config, language=language)
 
 
 @router.post(

@@ -7,22 +7,28 @@ partner and are shaped for docs/partner-api.md."""
 from __future__ import annotations
 
 import datetime
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from types import SimpleNamespace
 from typing import Any
 
-from django.db.models import F, Func, IntegerField, Q, QuerySet, Subquery
+from django.db import connection
+from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]
+from django.db.models import Q, QuerySet
 from django.utils import timezone
+from psycopg import ClientCursor
 
+from accounts.models import User
 from billing.models import Client
-from config.crypto import encrypted_fields
 from config.i18n import Language
 from operations.models import SingleDeal, SubPartner
 from quota import catalogue
-from quota.models import QuotaApplication, StatusChange
-from quota.selectors import iban_masked
+from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, StatusChange
 from registrations.files import scan_url
+from registrations.models import BevRegistration, FieldCorrection
+from registrations.services import reading_fields
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
@@ -85,47 +91,245 @@ def applications_filtered(filters: ApplicationFilters) -> QuerySet[QuotaApplicat
 
 
 def _search(text: str) -> Q:
-    """The registration number (exact), the VIN (from its start) and the owner's name (any
-    part); every word must match somewhere. The reader does not read plates, so there is no
-    plate to match."""
+    """The registration number (exact), the VIN (from its start), the owner's name or business
+    name and the owner's e-mail address (any part); every word must match somewhere. Each part
+    is a subquery on its own table, which that table's trigram index answers (pg_trgm GIN on
+    the upper-cased column, as icontains/istartswith compare): one OR across the joined tables
+    left the planner nothing but reading every billing row (tests/bench/test_partner_area.py).
+    The reader does not read plates, so there is no plate to match."""
     query = Q()
     for word in text.split()[:5]:
-        part = Q(registration__vin__istartswith=word) | Q(client__last_name__icontains=word)
-        part |= Q(client__first_name__icontains=word) | Q(client__name_of_business__icontains=word)
+        names = (
+            Q(last_name__icontains=word) | Q(first_name__icontains=word) | Q(name_of_business__icontains=word)
+        )
+        vehicle = Q(vin__istartswith=word)
         if word.isascii() and word.isdecimal() and len(word) <= 18:
-            part |= Q(registration__sequence=int(word))
-        query &= part
+            vehicle |= Q(sequence=int(word))
+        addresses = User.objects.filter(email__icontains=word).values("pk")
+        query &= (
+            Q(client__in=Client.objects.filter(names).values("pk"))
+            | Q(registration__in=BevRegistration.objects.filter(vehicle).values("pk"))
+            | Q(registration__in=BevRegistration.objects.filter(owner__in=addresses).values("pk"))
+        )
     return query
+
+
+# Above this many matches of a search the list's count is the planner's estimate
+# (docs/partner-api.md): counting every one of a large match costs more than the page itself.
+# Every other filter is counted exactly from the rollups (_rollup_count).
+COUNT_EXACT_UP_TO = 10_000
+
+# The list's orderings over the page query's aliases (a: application, r: registration,
+# c: billing data), the same columns as ORDERINGS.
+ORDER_SQL: dict[str, tuple[str, ...]] = {
+    "created_at": ("a.created_at", "a.id"),
+    "status": ("a.status", "a.created_at", "a.id"),
+    "legislation_year": ("a.legislation_year", "a.created_at", "a.id"),
+    "sequence": ("r.sequence", "a.legislation_year", "a.id"),
+    "last_name": ("c.last_name", "c.first_name", "a.id"),
+}
+# What a row of the list shows (no encrypted column: nothing to decrypt), shaped by
+# application_rows. The sub-partner's and the deal's names are subqueries per row: joining
+# their tables doubled the planning time of the page.
+ROW_SQL = (
+    "a.id, a.legislation_year, a.status, a.created_at, a.updated_at, r.sequence, r.vin, r.vehicle_class,"  # noqa: S608
+    " c.first_name, c.last_name, c.name_of_business, c.vehicle_owner_type, a.sub_partner_id, a.single_deal_id,"
+    f" (SELECT s.name FROM {SubPartner._meta.db_table} s WHERE s.id = a.sub_partner_id),"
+    f" (SELECT d.name FROM {SingleDeal._meta.db_table} d WHERE d.id = a.single_deal_id),"
+    # SingleDeal.price_gross (ROUND_HALF_UP: PostgreSQL rounds numeric halves away from zero)
+    f" (SELECT round(d.price_net * (1 + d.vat_percent / 100), 2) FROM {SingleDeal._meta.db_table} d"
+    " WHERE d.id = a.single_deal_id)"
+)
+PAGE_FROM = (
+    f" FROM {QuotaApplication._meta.db_table} a"
+    f" JOIN {BevRegistration._meta.db_table} r ON r.id = a.registration_id"
+    f" JOIN {Client._meta.db_table} c ON c.id = a.client_id"
+)
+
+
+class _Preparing(ServerBindingCursor):
+    """A cursor whose statements the server prepares (psycopg: parsed and planned once per
+    connection and statement text, then executed with new parameters)."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        return super().execute(query, params, prepare=True if prepare is None else prepare, binary=binary)
+
+
+class _LoggedPreparing(_Preparing):
+    """... whose statement Django's query log can read (DEBUG, CaptureQueriesContext): psycopg
+    keeps no query text on a cursor that ran a prepared statement."""
+
+    def execute(
+        self, query: Any, params: Any = None, *, prepare: bool | None = None, binary: bool | None = None
+    ) -> Any:
+        result = super().execute(query, params, prepare=prepare, binary=binary)
+        # psycopg's own mogrify: Django's compose_sql opens a cursor, which sets the search path.
+        self._query = SimpleNamespace(query=ClientCursor(self.connection).mogrify(query, params).encode())
+        return result
+
+
+def _prepared_cursor() -> Any:
+    """A cursor on Django's connection, in the partner's schema, whose statements are prepared.
+    Planning the list's page (a join, a semi-join, the count and the names) took longer than
+    running it, and a staff member pages through the same few statements. A prepared plan
+    records the search path: another partner's schema on this connection is planned anew,
+    never read through this one's plan. Safe with direct connections and session pooling,
+    the only ones the product supports (deploy/README.md: transaction pooling is refused)."""
+    connection.cursor().close()  # django-tenants sets the partner's search path on a new cursor
+    if connection.connection.prepare_threshold is None:
+        # Django turns psycopg's preparing off (None) for its client-side binding cursors, which
+        # never prepare anyway; with a threshold, an explicit prepare=True is honoured.
+        connection.connection.prepare_threshold = 5
+    if connection.queries_logged:
+        return connection.make_debug_cursor(_LoggedPreparing(connection.connection))
+    return connection.make_cursor(_Preparing(connection.connection))
+
+
+@dataclass(frozen=True)
+class ApplicationPage:
+    rows: list[tuple[Any, ...]]
+    count: int
+    count_exact: bool
+
+
+def _rollup_count(filters: ApplicationFilters) -> tuple[str, list[Any]] | None:
+    """The exact number of matches of every filter but the free text, as SQL on the rollups the
+    database keeps (quota.models.ApplicationCount: a few hundred rows; with a date range
+    ApplicationDayCount, whose day is the same local calendar day as the filter's). The same
+    conditions as applications_filtered; tests/quota/test_partner_applications.py compares."""
+    if filters.q:
+        return None
+    where: list[str] = []
+    params: list[Any] = []
+    table = ApplicationCount._meta.db_table
+    if filters.created_from is not None or filters.created_to is not None:
+        table = ApplicationDayCount._meta.db_table
+        if filters.created_from is not None:
+            where.append("day >= %s")
+            params.append(filters.created_from)
+        if filters.created_to is not None:
+            where.append("day <= %s")
+            params.append(filters.created_to)
+    if filters.statuses:
+        where.append("status = ANY(%s)")
+        params.append(list(filters.statuses))
+    if filters.legislation_year is not None:
+        where.append("legislation_year = %s")
+        params.append(filters.legislation_year)
+    if filters.vehicle_class:
+        where.append("vehicle_class = %s")  # the rollup's unread class is M1, as the filter's
+        params.append(filters.vehicle_class)
+    if filters.sub_partner is not None:
+        where.append("sub_partner_id = %s")
+        params.append(filters.sub_partner)
+    if filters.single_deal is not None:
+        where.append("single_deal_id = %s")
+        params.append(filters.single_deal)
+    condition = f" WHERE {' AND '.join(where)}" if where else ""
+    return f"SELECT COALESCE(sum(count), 0) FROM {table}{condition}", params  # noqa: S608 - our columns
 
 
 def application_page(
     *, filters: ApplicationFilters, ordering: str, page: int, page_size: int
-) -> tuple[list[QuotaApplication], int]:
+) -> ApplicationPage:
     """One page and the total in one query whatever the page size (a second one only for a
-    page past the end, to count): the page's ids come from a subquery on the filter and order
-    alone, which an index answers (QuotaApplication.Meta.indexes), the total from an
-    uncorrelated count the database runs once, and only the page's rows are joined to their
-    registration, billing data, sub-partner and deal. Joining first made the planner sort every
-    match for one page (tests/bench/test_partner_area.py)."""
+    search: a large match's estimate, or a page past the end, to count): the page's ids come
+    from a subquery on the filter and order alone, which an index answers
+    (QuotaApplication.Meta.indexes), and only the page's rows are joined to their registration
+    and billing data, read as plain values (ROW_SQL). The total is a subquery on the rollups
+    (_rollup_count), or for a search an uncorrelated count of at most COUNT_EXACT_UP_TO + 1
+    matches. Joining first made the planner sort every match for one page; counting the
+    matches cost more than the page; so did the ORM's compiling of the joined query: only the
+    filter's subquery is compiled by it (tests/bench/test_partner_area.py)."""
     applications = applications_filtered(filters)
     descending = ordering.startswith("-")
-    columns = ORDERINGS[ordering.lstrip("-")]
-    order = [f"-{column}" if descending else column for column in columns]
+    key = ordering.lstrip("-")
+    order = [f"-{column}" if descending else column for column in ORDERINGS[key]]
     start = (page - 1) * page_size
-    page_ids = applications.order_by(*order).values("pk")[start : start + page_size]
-    # COUNT as a plain function, not an aggregate: no GROUP BY, one row.
-    total = applications.order_by().annotate(total=Func(F("pk"), function="COUNT")).values("total")
-    rows: list[QuotaApplication] = list(
-        QuotaApplication.objects.filter(pk__in=page_ids)
-        .annotate(total=Subquery(total, output_field=IntegerField()))
-        .select_related("registration", "client", "sub_partner", "single_deal")
-        # The row shows none of the encrypted billing fields: not decrypting them is most of
-        # the page's Python time.
-        .defer(*(f"client__{name}" for name in encrypted_fields(Client)))
-        .order_by(*order)
+    ids_sql, ids_params = (
+        applications.order_by(*order).values("pk")[start : start + page_size].query.sql_with_params()
     )
-    count = rows[0].total if rows else applications.count()  # type: ignore[attr-defined]
-    return rows, count
+    exact = _rollup_count(filters)
+    if exact is not None:
+        count_sql, count_params = exact
+    else:
+        matches, matches_params = (
+            applications.order_by().values("pk")[: COUNT_EXACT_UP_TO + 1].query.sql_with_params()
+        )
+        count_params = list(matches_params)
+        count_sql = f"SELECT COUNT(*) FROM ({matches}) AS matches"  # noqa: S608 - the ORM's own SQL
+    direction = " DESC" if descending else ""
+    sql = (
+        f"SELECT {ROW_SQL}, ({count_sql}){PAGE_FROM} WHERE a.id IN ({ids_sql})"  # noqa: S608 - the ORM's own SQL
+        f" ORDER BY {', '.join(column + direction for column in ORDER_SQL[key])}"
+    )
+    with _prepared_cursor() as cursor:
+        cursor.execute(sql, [*count_params, *ids_params])
+        rows = cursor.fetchall()
+        if not rows:
+            if exact is not None:
+                cursor.execute(count_sql, count_params)
+                return ApplicationPage(rows=[], count=int(cursor.fetchone()[0]), count_exact=True)
+            return ApplicationPage(rows=[], count=applications.count(), count_exact=True)
+    count = int(rows[0][-1])
+    rows = [row[:-1] for row in rows]
+    if exact is not None or count <= COUNT_EXACT_UP_TO:
+        return ApplicationPage(rows=rows, count=count, count_exact=True)
+    return ApplicationPage(rows=rows, count=_estimate(applications), count_exact=False)
+
+
+def _estimate(applications: QuerySet[QuotaApplication]) -> int:
+    """The planner's row estimate for a match known to be larger than COUNT_EXACT_UP_TO,
+    rounded to hundreds (it is an estimate: the statistics autovacuum keeps)."""
+    plan = json.loads(applications.order_by().values("pk").explain(format="json"))
+    rows = int(plan[0]["Plan"]["Plan Rows"])
+    return max(round(rows, -2), COUNT_EXACT_UP_TO)
+
+
+def application_rows(
+    page: ApplicationPage, *, config: PartnerConfig, language: Language
+) -> list[dict[str, Any]]:
+    """The page's rows as the list shows them (the same fields as application_row), with the
+    labels and the fee table looked up once per page, not once per row."""
+    labels = {code: info.title(language) for code, info in catalogue.CATALOGUE.items()}
+    fees = {
+        (row.legislation_year, row.vehicle_class): (row.client_fee * (1 + row.vat_percentage / 100)).quantize(
+            CENT, rounding=ROUND_HALF_UP
+        )
+        for row in config.fees
+    }
+    localtime = timezone.localtime
+    out = []
+    for (
+        pk, year, status, created, updated, sequence, vin, vehicle_class, first, last, business, owner_type,
+        sub_partner_id, deal_id, sub_partner_name, deal_name, deal_gross,
+    ) in page.rows:  # fmt: skip
+        vehicle_type = vehicle_class or "M1"
+        name = f"{first} {last}".strip()
+        gross = deal_gross if deal_id is not None else fees.get((year, vehicle_type))
+        out.append(
+            {
+                "id": pk,
+                "sequence": sequence,
+                "legislation_year": year,
+                "status": status,
+                "status_label": labels[status],
+                "created_at": localtime(created).isoformat(),
+                "updated_at": localtime(updated).isoformat(),
+                "vin": vin,
+                "vehicle_class": vehicle_type,
+                "owner_name": f"{business} ({name})" if business else name,
+                "owner_type": owner_type,
+                "sub_partner": {"id": sub_partner_id, "name": sub_partner_name}
+                if sub_partner_id is not None
+                else None,
+                "single_deal": {"id": deal_id, "name": deal_name} if deal_id is not None else None,
+                "fee_gross": _money(gross),
+            }
+        )
+    return out
 
 
 def _money(value: Decimal | None) -> str | None:
@@ -209,6 +413,29 @@ def application_detail(
             "is_electric": registration.is_electric,
             "needs_review": registration.needs_review,
             "classifier_skipped": registration.classifier_skipped,
+            "registration_date": registration.registration_date.isoformat()
+            if registration.registration_date
+            else None,
+            "make": registration.make,
+            "model": registration.model,
+            "fuel": registration.fuel,
+            "plate": registration.plate,
+            "maker_key": registration.maker_key,
+            # each field with its confidence, unread flag and source (reader or correction)
+            "fields": reading_fields(registration),
+            "unread": list(registration.unread),
+            "corrections": [
+                {
+                    "code": correction.code,
+                    "before": correction.before,
+                    "after": correction.after,
+                    "actor": correction.actor_name,
+                    "created_at": timezone.localtime(correction.created_at).isoformat(),
+                }
+                for correction in FieldCorrection.objects.filter(registration=registration).order_by(
+                    "created_at", "pk"
+                )
+            ],
         },
         "client": {
             "gender": client.gender,
@@ -222,7 +449,7 @@ def application_detail(
             "owner_type": client.vehicle_owner_type,
             "name_of_business": client.name_of_business,
             "account_name": client.account_name,
-            "iban_masked": iban_masked(client.account_iban) if client.account_iban else "",
+            "iban_masked": client.account_iban_masked,
             "partner_variable": client.partner_variable,
             "campaign": client.campaign,
         },

@@ -45,6 +45,8 @@ def quota_application_list(
     rows: list[QuotaApplication] = list(
         applications.annotate(vehicle_years=ArraySubquery(same_vehicle))
         .select_related("registration", "client", "single_deal")
+        # The card shows the stored masked IBAN: the IBAN and BIC themselves are not decrypted.
+        .defer("client__account_iban", "client__account_bic")
         .prefetch_related(
             Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk"))
         )
@@ -121,14 +123,6 @@ def _money(value: Decimal | None) -> str | None:
     return None if value is None else str(value.quantize(CENT, rounding=ROUND_HALF_UP))
 
 
-def iban_masked(iban: str) -> str:
-    """Country and check digits and the last four characters; the rest hidden."""
-    if len(iban) < 8:
-        return "*" * len(iban)
-    masked = iban[:4] + "*" * (len(iban) - 8) + iban[-4:]
-    return " ".join(masked[i : i + 4] for i in range(0, len(masked), 4))
-
-
 def _client(client: Client) -> dict[str, Any]:
     return {
         "gender": client.gender,
@@ -143,7 +137,7 @@ def _client(client: Client) -> dict[str, Any]:
         "is_vat_mandatory": client.is_vat_mandatory,
         "vat_number": client.vat_number,
         "account_name": client.account_name,
-        "account_iban": iban_masked(client.account_iban) if client.account_iban else "",
+        "account_iban": client.account_iban_masked,
         "charge_card": client.charge_card,
     }
 

@@ -7,7 +7,8 @@ import datetime
 from collections.abc import Iterable
 
 from django.contrib.auth.models import Permission
-from django.db import IntegrityError, transaction
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
@@ -15,6 +16,8 @@ from authority import registry
 from billing.models import Client
 from operations.attribution import client_attribution, single_deal_refusal
 from operations.models import SingleDeal
+from privacy.consents import consent_record_promotion, consents_record_terms
+from privacy.models import ConsentRecord
 from quota import catalogue
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import BevRegistration
@@ -184,6 +187,12 @@ def quota_application_resubmit(
             raise QuotaError(VEHICLE_TAKEN, "vehicle") from None
         StatusChange.objects.create(application=new, status=QuotaStatus.CREATED, actor=actor)
         new = vehicle_claim_or_reject(application=new, vin=registration.vin)
+        # The dialog needs the year's terms and the privacy notice ticked (privacy.consents).
+        owner = registration.owner
+        consents_record_terms(user=owner, config=config, years=[period], channel=ConsentRecord.Channel.PORTAL)
+        consent_record_promotion(
+            user=owner, config=config, given=email_promotion_opt_in, channel=ConsentRecord.Channel.PORTAL
+        )
     return new
 
 
@@ -225,3 +234,53 @@ def back_office_staff_ensure(*, username: str, email: str, password: str) -> Use
         )
     )
     return user
+
+
+COUNT_KEY = "status, legislation_year, vehicle_class, sub_partner_id, single_deal_id"
+DAY_COUNT_KEY = f"day, {COUNT_KEY}"
+
+
+def _day_counts_cache_key(schema_name: str) -> str:
+    return f"quota:day-counts:compacted:{schema_name}"
+
+
+def application_day_counts_compacted() -> tuple[int, int] | None:
+    """(rows left, last row id) after this schema's last compaction, if the cache knows it."""
+    value = cache.get(_day_counts_cache_key(str(connection.schema_name)))  # type: ignore[attr-defined]
+    return None if value is None else (int(value[0]), int(value[1]))
+
+
+def application_day_counts_compact(*, unless_unchanged: bool = False) -> int | None:
+    """Fold the rollups' signed rows (quota.models.ApplicationDayCount and ApplicationCount)
+    into one row per key, dropping keys that sum to zero, in the current partner schema. One statement
+    deletes the rows it sums, so rows that other transactions append meanwhile stay as they
+    are and no count is lost or doubled; a second compaction of the same schema at the same
+    time skips (advisory lock). With `unless_unchanged`, nothing is done when no row was
+    appended since the last compaction. Returns the rows left, None when skipped."""
+    schema_name = str(connection.schema_name)  # type: ignore[attr-defined]
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.quota_day_counts'))")
+        if not cursor.fetchone()[0]:
+            return None
+        cursor.execute("SELECT max(id) FROM quota_applicationdaycount")
+        last = cursor.fetchone()[0] or 0
+        known = application_day_counts_compacted()
+        if unless_unchanged and known is not None and known[1] == last:
+            return None
+        for table, key in (
+            ("quota_applicationcount", COUNT_KEY),
+            ("quota_applicationdaycount", DAY_COUNT_KEY),
+        ):
+            cursor.execute(
+                f"WITH gone AS (DELETE FROM {table} RETURNING {key}, count)"  # noqa: S608 - constants
+                f" INSERT INTO {table} ({key}, count)"
+                f" SELECT {key}, sum(count) FROM gone GROUP BY {key} HAVING sum(count) <> 0"
+                " RETURNING id"
+            )
+        ids = [row[0] for row in cursor.fetchall()]
+        left = len(ids)
+        last = max(ids, default=last)
+        transaction.on_commit(
+            lambda: cache.set(_day_counts_cache_key(schema_name), (left, last), timeout=30 * 24 * 3600)
+        )
+        return left

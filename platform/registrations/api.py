@@ -62,7 +62,7 @@ def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
 @router.post(
     "/bev_registrations/",
     auth=partner_auth,
-    response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict},
+    response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict, 503: dict},
     openapi_extra=schemas.UPLOAD_BODY,
 )
 def bev_registration_create(request: HttpRequest) -> Any:
@@ -113,7 +113,16 @@ def bev_registration_create(request: HttpRequest) -> Any:
             registration_years=years,
             skip_classifier=skip,
             login=_login_session(request),
+            background=False,
         )
+    except services.OcrBusy as busy:
+        # The document check's pool is full (registrations.ocr_pool): the upload is not kept;
+        # the client sends it again after Retry-After.
+        response = JsonResponse(
+            {"detail": errors.CHECK_BUSY_MESSAGE, "error_code": errors.CHECK_BUSY}, status=503
+        )
+        response["Retry-After"] = str(busy.retry_after)
+        return response
     except ScanRejected as rejected:
         return Status(400, {"zlb_scan": {"error_code": rejected.code, "details": rejected.details}})
     return Status(

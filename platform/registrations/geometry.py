@@ -9,7 +9,7 @@ the form's template; that match is also the structural evidence the classifier u
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -84,10 +84,12 @@ class Straightened:
     offset_mm: tuple[float, float]  # where the template sits on the straightened page
     scale: tuple[float, float]
     turn: int = 0  # degrees counter-clockwise that bring the picture the document's way up
-    quad: np.ndarray | None = None  # the document's corners in the picture
+    quad: Any = None  # n x 2 corners (OpenCV and numpy disagree on the exact array type)  # the document's corners in the picture
     # picture pixels -> page pixels (3x3): where a template box lies in the picture is its page
     # box mapped back (registrations.redaction blacks out the holder's boxes this way)
     to_page: np.ndarray | None = None
+    # `image` with the light flattened (flatten_light), made once while the page is searched
+    flat: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     def template_to_picture(self, points_mm: np.ndarray) -> np.ndarray:
         """Template millimetres (n x 2) -> pixel positions in the picture given to straighten."""
@@ -133,28 +135,91 @@ def find_quad(bgr: np.ndarray) -> tuple[np.ndarray | None, float]:
     height, width = bgr.shape[:2]
     factor = FIND_LONG_SIDE / max(height, width)
     small = cv2.resize(bgr, (round(width * factor), round(height * factor)), interpolation=cv2.INTER_AREA)
+    found = _paper_region(small)
+    if found is None:
+        return None, 0.0
+    contour, area = found
+    if area < 0.08:
+        return None, area
+    hull = cv2.convexHull(contour)
+    quad: Any = None  # n x 2 corners (OpenCV and numpy disagree on the exact array type)
+    perimeter = cv2.arcLength(hull, True)
+    for epsilon in (0.01, 0.02, 0.03):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True).reshape(-1, 2).astype(np.float64)
+        if len(approx) == 4:
+            quad = approx
+            break
+        if 4 < len(approx) <= 8:
+            # a corner cut off (shade, a hand, the picture's edge): the two sides beside it
+            # carried on until they meet, not a diagonal across the paper
+            quad = _enclosing_quad(approx)
+            if quad is not None:
+                break
+    for epsilon in (0.05, 0.08) if quad is None else ():
+        coarse = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+        if len(coarse) == 4:
+            quad = coarse.reshape(4, 2).astype(np.float64)
+            break
+    if quad is not None:
+        quad = _refine(quad.astype(np.float32), contour.reshape(-1, 2).astype(np.float32))
+    else:  # no four sides: the smallest rectangle around it
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
+    return _order(quad) / factor, area
+
+
+SOLID = 0.9  # the paper's region fills its hull this well; a textured table around it does not
+
+
+def _paper_region(small: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The largest pale-green region and the share of the picture it covers, at the first
+    paleness at which it is one solid piece: a green table or cloth joins the paper at the
+    widest paleness (covering nearly all the picture, or as a ragged blob around it)."""
+    best: tuple[float, np.ndarray, float] | None = None
     for max_saturation in (95, 60, 40):
         mask = _paper_mask(small, max_saturation)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
-            return None, 0.0
+            break
         contour = max(contours, key=cv2.contourArea)
-        area = cv2.contourArea(contour) / (mask.shape[0] * mask.shape[1])
-        if area < 0.92:  # more than that: a green table or cloth, try paler
-            break
-    if area < 0.08:
-        return None, area
-    hull = cv2.convexHull(contour)
-    quad = None
-    perimeter = cv2.arcLength(hull, True)
-    for epsilon in (0.01, 0.02, 0.03, 0.05, 0.08):
-        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
-        if len(approx) == 4:
-            quad = _refine(approx.reshape(4, 2).astype(np.float32), contour.reshape(-1, 2).astype(np.float32))
-            break
-    if quad is None:  # a cropped corner or a hand: the smallest rectangle around it
-        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
-    return _order(quad) / factor, area
+        area = cv2.contourArea(contour)
+        share = area / (mask.shape[0] * mask.shape[1])
+        solidity = area / max(1.0, cv2.contourArea(cv2.convexHull(contour)))
+        if share < 0.92 and solidity >= SOLID:
+            return contour, share
+        if share < 0.92 and (best is None or solidity > best[0]):
+            best = (solidity, contour, share)
+    if best is None:
+        return None
+    return best[1], best[2]
+
+
+def _enclosing_quad(polygon: np.ndarray) -> np.ndarray | None:
+    """The convex polygon's enclosing quadrilateral that adds the least area: an edge at a
+    time is dropped, its neighbours extended to meet, where that adds the least."""
+    points = [p for p in polygon]
+    while len(points) > 4:
+        best: tuple[float, int, np.ndarray] | None = None
+        n = len(points)
+        for i in range(n):
+            before, a, b, after = points[i - 1], points[i], points[(i + 1) % n], points[(i + 2) % n]
+            d1, d2 = a - before, b - after  # each side carried on past the edge's end
+            matrix = np.array([d1, -d2]).T
+            if abs(np.linalg.det(matrix)) < 1e-9:
+                continue
+            t = np.linalg.solve(matrix, b - a)
+            if t[0] <= 0 or t[1] <= 0:  # the sides part: they never meet beyond the edge
+                continue
+            meet = a + t[0] * d1
+            (ux, uy), (vx, vy) = b - a, meet - a
+            added = 0.5 * abs(float(ux * vy - uy * vx))  # the triangle the corner adds
+            if best is None or added < best[0]:
+                best = (added, i, meet)
+        if best is None:
+            return None
+        _, i, meet = best
+        # the edge from point i to i + 1 gives way to where its neighbours meet
+        points = [meet, *points[1:-1]] if (i + 1) % n == 0 else [*points[:i], meet, *points[i + 2 :]]
+    return np.array(points, np.float64)
 
 
 def _refine(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -205,8 +270,11 @@ def flatten_light(bgr: np.ndarray) -> np.ndarray:
     # the paper level: a closing removes ink, a blur smooths the guilloche
     paper = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (9, 9)))
     paper = cv2.GaussianBlur(paper, (0, 0), 4)
+    # In place: two page-sized float arrays at most (34 MB each); the expression form held four.
     paper = cv2.resize(paper, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    return np.clip(bgr.astype(np.float32) / np.maximum(paper, 1.0), 0, 1.2)
+    flat = bgr.astype(np.float32)
+    np.divide(flat, np.maximum(paper, 1.0, out=paper), out=flat)
+    return np.clip(flat, 0, 1.2, out=flat)
 
 
 def print_lines(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -315,8 +383,9 @@ def straighten(image: Image.Image) -> Straightened:
     picture is tried in all four turns (a full-page scan, a grey photocopy)."""
     bgr = _to_bgr(image)
     quad, area = find_quad(bgr)
-    # each candidate with the matrix taking picture pixels to its pixels
-    candidates: list[tuple[np.ndarray, int, np.ndarray]] = []
+    # each way up (with its light flattened) and the matrix taking picture pixels to its
+    # pixels; its half turn is tried on its grid lines turned (no second page-sized copy)
+    candidates: list[tuple[np.ndarray, np.ndarray, int, np.ndarray]] = []
     half_turn = np.array([[-1.0, 0, WIDTH - 1], [0, -1.0, HEIGHT - 1], [0, 0, 1.0]])
     if quad is not None:
         upright = _warp(bgr, quad)
@@ -325,10 +394,7 @@ def straighten(image: Image.Image) -> Straightened:
         top = quad[1] - quad[0]
         # the top edge's direction, as a turn of the picture in whole quarters (PIL's sense)
         angle = round(float(np.degrees(np.arctan2(top[1], top[0]))) / 90) * 90 % 360
-        candidates = [
-            (upright, angle, warp),
-            (cv2.rotate(upright, cv2.ROTATE_180), (angle + 180) % 360, half_turn @ warp),
-        ]
+        candidates = [(upright, flatten_light(upright), angle, warp)]
     else:
         height, width = bgr.shape[:2]
         # cv2.ROTATE_90_CLOCKWISE: (x, y) -> (height - 1 - y, x)
@@ -341,15 +407,27 @@ def straighten(image: Image.Image) -> Straightened:
                 whole = cv2.resize(turned, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
                 sx, sy = WIDTH / turned.shape[1], HEIGHT / turned.shape[0]
                 resize = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
-                candidates += [
-                    (whole, angle, resize @ move),
-                    (cv2.rotate(whole, cv2.ROTATE_180), (angle + 180) % 360, half_turn @ resize @ move),
-                ]
+                candidates.append((whole, flatten_light(whole), angle, resize @ move))
     scored = []
-    for candidate, angle, to_page in candidates:
-        lines = print_lines(flatten_light(candidate), MATCH_PX_PER_MM)
-        scored.append((grid_match(lines), lines, candidate, angle, to_page))
-    (score, offset, scale), lines, page, turn, to_page = max(scored, key=lambda item: item[0][0])
+    for candidate, flat, angle, to_page in candidates:
+        lines = print_lines(flat, MATCH_PX_PER_MM)
+        turned_lines = cv2.rotate(lines, cv2.ROTATE_180)
+        scored.append((grid_match(lines), lines, candidate, flat, angle, to_page, False))
+        scored.append(
+            (
+                grid_match(turned_lines),
+                turned_lines,
+                candidate,
+                flat,
+                (angle + 180) % 360,
+                half_turn @ to_page,
+                True,
+            )
+        )
+    (score, offset, scale), lines, page, flat, turn, to_page, half = max(scored, key=lambda item: item[0][0])
+    if half:
+        page, flat = cv2.rotate(page, cv2.ROTATE_180), cv2.rotate(flat, cv2.ROTATE_180)
+    del scored, candidates
     homography, anchors = register(lines, offset, scale)
     if homography is not None:
         to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
@@ -358,6 +436,11 @@ def straighten(image: Image.Image) -> Straightened:
         page = cv2.warpPerspective(
             page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
+        flat = cv2.warpPerspective(
+            flat, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
         offset, scale = (0.0, 0.0), (1.0, 1.0)
         to_page = matrix @ to_page
-    return Straightened(page, quad is not None, area, max(score, anchors), offset, scale, turn, quad, to_page)
+    return Straightened(
+        page, quad is not None, area, max(score, anchors), offset, scale, turn, quad, to_page, flat
+    )

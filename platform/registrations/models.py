@@ -4,7 +4,9 @@ import uuid
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
+from django.db.models.functions import Upper
 
 # Per-partner counter behind `sequence` (the quote id users see); each schema has its own.
 SEQUENCE_NAME = "registrations_bev_sequence"
@@ -43,6 +45,16 @@ class BevRegistration(models.Model):
     vehicle_class = models.CharField(max_length=10, blank=True)
     energy_code = models.CharField(max_length=4, blank=True)
     is_electric = models.BooleanField(null=True)
+    registration_date = models.DateField(null=True, blank=True)  # field I: this registration
+    make = models.CharField(max_length=60, blank=True)  # D.1
+    model = models.CharField(max_length=60, blank=True)  # D.3
+    fuel = models.CharField(max_length=40, blank=True)  # P.3
+    maker_key = models.CharField(max_length=4, blank=True)  # 2.1
+    # The reader's confidence per field code (0..1; 1.0 once the back office corrected it), the
+    # codes it saw but could not validate (stored empty, flagged), and who corrected which code.
+    confidence = models.JSONField(default=dict, blank=True)
+    unread = ArrayField(models.CharField(max_length=5), default=list, blank=True)
+    corrected = models.JSONField(default=dict, blank=True)  # code -> {"by": name, "at": iso}
     # For the back office: the reader saw a non-electric energy code, or nothing to read.
     needs_review = models.BooleanField(default=False)
     locked_at = models.DateTimeField(null=True, blank=True)
@@ -50,6 +62,17 @@ class BevRegistration(models.Model):
 
     class Meta:
         ordering = ["sequence"]
+        # The partner area's search by VIN (from its start, as istartswith writes it:
+        # UPPER(vin::text) LIKE 'WVW%'): trigrams of pg_trgm.
+        indexes = [
+            GinIndex(OpClass(Upper("vin"), name="gin_trgm_ops"), name="registrations_vin_trgm"),
+            # The dashboard prices the few vehicles that are not M1 apart (operations.selectors).
+            models.Index(
+                fields=["id", "vehicle_class"],
+                name="registrations_not_m1",
+                condition=~models.Q(vehicle_class__in=["", "M1"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"registration {self.sequence}"
@@ -57,6 +80,25 @@ class BevRegistration(models.Model):
     @property
     def vehicle_type(self) -> str:
         return self.vehicle_class or "M1"
+
+
+class FieldCorrection(models.Model):
+    """The back office corrected a field the reader read (or could not): the history of a
+    registration's values, shown with the application's history."""
+
+    registration = models.ForeignKey(BevRegistration, on_delete=models.CASCADE, related_name="corrections")
+    code = models.CharField(max_length=5)  # the form's field code: E, B, I, J, 10, P.3, D.1, D.3, A, 2.1
+    before = models.CharField(max_length=60, blank=True)
+    after = models.CharField(max_length=60)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_name = models.CharField(max_length=200)  # kept when the staff account goes
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.code} of {self.registration_id}"
 
 
 class DeviceInfo(models.Model):

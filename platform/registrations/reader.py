@@ -3,9 +3,18 @@
 1. geometry.straighten finds the page (pale green security paper), corrects perspective and
    turn, and registers the form's grid of boxes against its template: the grid match is the
    structural evidence.
-2. The printer's values are separated from the green pre-print by colour, and each field is
-   read from its own box: one Tesseract run over a strip of the field crops (one process start
-   instead of one per field), a second, whitelisted run only for a VIN that did not validate.
+2. The printer's values are separated from the green pre-print by colour (box borders by
+   shape, only where the template has them), and each field is read from its own box in
+   process (registrations.ocr: libtesseract, one engine loaded per process) as a single line
+   with its own character whitelist. A field that is not sure is read again: by the second
+   engine (RapidOCR, installed from requirements-ocr.lock), from the crop with the box
+   borders left in, and from other preparations of the crop; the reads vote.
+   A VIN is chosen among the engine's own alternatives only where the check digit or a known
+   WMI confirms the choice, and without a confirming check digit it needs two reads (of both
+   engines when there are two) that agree, or both engines' reads put together place by place
+   (_fuse_vin: a place both read alike, or one the structure or the engine that tells that
+   pair apart closes, among the other engine's own alternatives; never a character no engine
+   read).
 3. Each value is validated (VIN alphabet, WMI, ISO 3779 check digit where the maker uses it;
    dates B <= I <= today; J from the class list; code 10 from the KBA list and against P.3). A
    value that fails is not stored: it is listed in `unread` and the registration needs review.
@@ -17,25 +26,30 @@
 from __future__ import annotations
 
 import datetime
-import os
+import difflib
+import itertools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
 import numpy as np
-import pytesseract
 from PIL import Image, ImageOps
 
-from registrations import errors
+from registrations import errors, ocr
 from registrations.errors import ScanRejected
-from registrations.geometry import BOXES, HEADER, PX_PER_MM, Straightened, flatten_light, straighten
-
-# Tesseract's OpenMP threads fight over two cores: one thread reads a page 4x faster here
-# (0.42 s against 1.73 s for a 12-megapixel scan, measured).
-os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+from registrations.geometry import (
+    BOXES,
+    HEADER,
+    HEIGHT,
+    PX_PER_MM,
+    WIDTH,
+    Straightened,
+    flatten_light,
+    straighten,
+)
 
 OCR_LONG_SIDE = 1700
 OCR_TIMEOUT = 30
@@ -48,8 +62,38 @@ VIN_MIN_CONFIDENCE = 0.3  # below: S/5, B/8 and 1/L mix-ups that pass every rule
 TEXT_FIELDS = ("P.3", "D.1", "D.3", "A")
 CODE_FIELDS = ("E", "B", "J", "10", "I", "2.1")
 FIELDS = TEXT_FIELDS + CODE_FIELDS
-RETRY = ("E", "B", "J", "10")  # read again when they fail
-CODE_CONFIG = "--psm 6 -c tessedit_char_whitelist=ABCDEFGHJKLMNPRSTUVWXYZ0123456789.e"
+EARLIEST = datetime.date(1950, 1, 1)
+VIN_ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
+UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ"
+# Each field's characters and language model: codes with the English model (reads O/0, I/1,
+# S/5 and M1 far better than the German one, measured), words with the German one.
+FIELD_OCR = {
+    "E": (VIN_ALPHABET, "eng"),
+    "B": ("0123456789.", "eng"),
+    "I": ("0123456789.", "eng"),
+    "J": ("", "eng"),  # with a whitelist, Tesseract drops the 1 of L1e (measured)
+    "10": ("0123456789", "eng"),
+    "2.1": ("0123456789", "eng"),
+    "P.3": (UPPER + "./-", "deu"),
+    "D.1": ("", "deu"),
+    "D.3": ("", "deu"),
+    "A": (UPPER + "0123456789- ", "deu"),
+}
+VOTED = ("E", "B", "I", "J", "10", "P.3")  # read in more variants until sure
+# The fields the second engine reads again when Tesseract is not sure: where its reads decide
+# (the VIN's S/5, Z/2, 0/E pairs, a date's or code's digits, the 1 of an L1e that Tesseract
+# drops); the fuel word and I are read surely enough by Tesseract's own further reads.
+SECOND_ENGINE_FIELDS = ("E", "B", "J", "10")
+SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
+# World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
+# one of them is more likely right than one whose WMI nobody was assigned.
+WMI_LIST = """WVW WVG WV1 WV2 WV3 WAU WUA WBA WBS WBY WMW WDB WDD WDC WDF W1K W1N W1V W1T WME WP0 WP1
+    W0L W0V WF0 WMA WJM WKK VF1 VF3 VF7 VF6 VR1 VR3 VR7 VNK VSS VSK VWV VF8 VTR VBK ZFA ZAR ZFF
+    ZHW ZAM ZAP ZCF ZDM TMB TMA TMP TRU TSM U5Y UU1 YV1 YV4 YS3 YSM LRW LSV LFV LVS LGX LZU L6T
+    LPS LB1 LJ1 LNB LSJ LVV LDC LBV LFM LSG LHG 5YJ 7SA 1FA 1FM 1G1 1GC 1N4 1HG 2T1 3VW JTD JTE
+    JHM JN1 JMZ JF1 JS1 JYA JMB JKA JA3 JT2 JN8 KMH KNA KNM KPT SAL SAJ SCC SCA SBM SJN SHH SB1
+    NMT VXK XTA X7L"""
+WMI = frozenset(WMI_LIST.split())
 
 # KBA fuel codes (field 10) and the words field P.3 prints for them.
 ENERGY_WORDS: dict[str, tuple[str, ...]] = {
@@ -68,7 +112,6 @@ ENERGY_WORDS: dict[str, tuple[str, ...]] = {
     "0015": ("BRENNST",),
 }
 KNOWN_CODES = {f"{n:04d}" for n in range(0, 41)}
-VIN_ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
 VIN_WEIGHTS = (8, 7, 6, 5, 4, 3, 2, 10, 0, 9, 8, 7, 6, 5, 4, 3, 2)
 VIN_VALUES = {
     **{str(d): d for d in range(10)},
@@ -137,22 +180,61 @@ def normalise(text: str) -> str:
 # ---------------------------------------------------------------- images for OCR
 
 
-def value_layer(flat: np.ndarray) -> np.ndarray:
-    """The printer's black values on white. The form's green print goes by colour where the
-    colour survived (JPEG halves the colour resolution: thin green lines turn grey), and the
-    box borders by shape: strokes longer than any character."""
-    darkness = 1.0 - flat.mean(axis=2)
-    greenness = flat[..., 1] - (flat[..., 0] + flat[..., 2]) / 2
+def _border_zones() -> np.ndarray:
+    """Where the straightened page has the template's box borders, give or take 1.2 mm."""
+    zones = np.zeros((HEIGHT, WIDTH), np.uint8)
+    for x, y, w, h in BOXES.values():
+        top_left = (round(x * PX_PER_MM), round(y * PX_PER_MM))
+        bottom_right = (round((x + w) * PX_PER_MM), round((y + h) * PX_PER_MM))
+        cv2.rectangle(zones, top_left, bottom_right, 255, 1)
+    reach = round(2.4 * PX_PER_MM) | 1
+    return cv2.dilate(zones, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+
+
+BORDER_ZONES = _border_zones()
+
+
+def _value_ink(flat: np.ndarray) -> np.ndarray:
+    """How much of each pixel is the printer's dark ink (0..1): the form's green print goes by
+    colour where the colour survived (JPEG halves the colour resolution: thin green lines
+    turn grey)."""
+    pixels = np.asarray(flat, np.float32)
+    # per pixel sums over the channels (cv2.transform: one pass, no temporary copies)
+    darkness = 1.0 - cv2.transform(pixels, np.array([[1 / 3, 1 / 3, 1 / 3]], np.float32))
+    greenness = cv2.transform(pixels, np.array([[-0.5, 1.0, -0.5]], np.float32))
     green = np.clip((greenness - 0.03) / 0.06, 0, 1)
-    ink = np.clip(darkness * (1 - green) * 2.6 - 0.35, 0, 1)
+    return np.clip(darkness * (1 - green) * 2.6 - 0.35, 0, 1)
+
+
+def bordered_layer(flat: np.ndarray, ink: np.ndarray | None = None) -> np.ndarray:
+    """The values by colour only, box borders left in: where a value runs into a border, the
+    border's removal takes a stroke of the character with it (a 2 becomes a 7); this layer
+    is a further opinion for such a field (_field_crop drops the border itself)."""
+    return (255 * (1 - (_value_ink(flat) if ink is None else ink))).astype(np.uint8)
+
+
+def value_layer(flat: np.ndarray, ink: np.ndarray | None = None) -> np.ndarray:
+    """The printer's black values on white: the green print by colour (_value_ink), and the
+    box borders by shape: strokes longer than any character."""
+    ink = _value_ink(flat) if ink is None else ink.copy()
     mask = (ink > 0.25).astype(np.uint8) * 255
     length = round(3.6 * PX_PER_MM)
     horizontal = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (length, 1))
     )
     vertical = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, length)))
+    # a border is thin; a blurred line of text is a long stroke too, but a thick one: it stays
+    thick = round(0.9 * PX_PER_MM)
+    for lines, across in ((horizontal, (1, thick)), (vertical, (thick, 1))):
+        text = cv2.morphologyEx(lines, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, across))
+        lines[cv2.dilate(text, cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))) > 0] = 0
     horizontal = cv2.dilate(horizontal, cv2.getStructuringElement(cv2.MORPH_RECT, (1, 3)))
     vertical = cv2.dilate(vertical, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 1)))
+    # only where the template has a border (the page is registered to it): a row of slashed
+    # zeros or a dash between values is a long stroke as well
+    if horizontal.shape == BORDER_ZONES.shape:
+        horizontal[BORDER_ZONES == 0] = 0
+        vertical[BORDER_ZONES == 0] = 0
     kept = mask.copy()
     kept[(horizontal > 0) | (vertical > 0)] = 0
     # where a border crossed a character, its strokes continue on both sides: close them again
@@ -224,60 +306,37 @@ def _crop(layer: np.ndarray, box: tuple[float, float, float, float], margin: tup
     return layer[y0:y1, x0:x1]
 
 
-GAP = 24
+MARKS_LONG_SIDE = 1000
+MIN_MARKS = 20  # fewer character-sized marks than this: nothing on the picture to read
+# Text around a photographed document, at a contrast of 50: a web page or screenshot showing
+# the form has 380 and more, a table, cloth or a hand under the document 0-25 (measured).
+OUTSIDE_MARKS = 100
 
 
-def _strip(crops: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """The crops stacked with white gaps: one Tesseract run reads them all."""
-    width = max(c.shape[1] for c in crops) + 2 * GAP
-    rows, spans, y = [np.full((GAP, width), 255, np.uint8)], [], GAP
-    for crop in crops:
-        row = np.full((crop.shape[0], width), 255, np.uint8)
-        row[:, GAP : GAP + crop.shape[1]] = crop
-        rows += [row, np.full((GAP, width), 255, np.uint8)]
-        spans.append((y, y + crop.shape[0]))
-        y += crop.shape[0] + GAP
-    return np.vstack(rows), spans
+def _marks(image: Image.Image, blank_quad: np.ndarray | None = None, contrast: int = 35) -> int:
+    """Character-sized dark marks that stand out from their surroundings by `contrast` grey
+    levels, on a small copy (a few hundredths of a second): a blank or dark photo has none, a
+    car photo a handful, a page of text a hundred and more (poor photos of the form 140+,
+    measured). `blank_quad` (picture coordinates): marks inside it are not counted."""
+    gray = np.asarray(ImageOps.grayscale(image))
+    factor = min(1.0, MARKS_LONG_SIDE / max(gray.shape))
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    # the local paper level: the brightest nearby, smoothed; ink is well below it
+    paper = cv2.blur(cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (15, 15))), (15, 15))
+    mask = ((paper.astype(np.int16) - small) > contrast).astype(np.uint8)
+    if blank_quad is not None:
+        centre = blank_quad.mean(axis=0)
+        grown = (centre + (blank_quad - centre) * 1.05) * factor  # its edge and shadow too
+        cv2.fillPoly(mask, [np.round(grown).astype(np.int32)], 0)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    heights, widths = stats[1:, cv2.CC_STAT_HEIGHT], stats[1:, cv2.CC_STAT_WIDTH]
+    return int(((heights >= 4) & (heights <= 60) & (widths <= 80)).sum())
 
 
-def _ocr_lines(
-    image: np.ndarray, spans: list[tuple[int, int]], config: str, lang: str
-) -> list[tuple[str, float]]:
-    """Text and mean word confidence (0..1) for each span of the strip."""
-    try:
-        data = pytesseract.image_to_data(
-            Image.fromarray(image),
-            lang=lang,
-            config=config,
-            timeout=OCR_TIMEOUT,
-            output_type=pytesseract.Output.DICT,
-        )
-    except (RuntimeError, pytesseract.TesseractError):
-        return [("", 0.0) for _ in spans]
-    words: list[list[tuple[int, str, float]]] = [[] for _ in spans]
-    for text, left, top, height, conf in zip(
-        data["text"], data["left"], data["top"], data["height"], data["conf"], strict=True
-    ):
-        if not str(text).strip():
-            continue
-        centre = top + height / 2
-        for i, (y0, y1) in enumerate(spans):
-            if y0 - GAP / 2 <= centre < y1 + GAP / 2:
-                words[i].append((left, str(text), max(0.0, float(conf)) / 100))
-                break
-    lines = []
-    for found in words:
-        found.sort()
-        text = " ".join(w for _, w, _ in found)
-        lines.append((text, float(np.mean([c for _, _, c in found])) if found else 0.0))
-    return lines
-
-
-def _ocr_text(image: Image.Image, config: str = "--psm 3") -> str:
-    try:
-        return str(pytesseract.image_to_string(image, lang="deu", config=config, timeout=OCR_TIMEOUT))
-    except (RuntimeError, pytesseract.TesseractError):
-        return ""
+def _ocr_text(image: Image.Image, psm: int = ocr.PSM_AUTO) -> str:
+    """The page's text by this process's engine (the `tesseract` program loads its model for
+    every run: 0.15 s of a 0.4 s page here, measured)."""
+    return ocr.read_text(np.asarray(image.convert("L")), psm=psm, lang="deu", timeout=OCR_TIMEOUT)
 
 
 # ---------------------------------------------------------------- validation
@@ -304,8 +363,14 @@ def vin_valid(vin: str) -> tuple[bool, bool]:
 
 
 def _vin_candidates(text: str) -> list[str]:
+    """The read, or in a longer read the 17 characters that start with a known WMI: any other
+    window of a read with a character too many passes the check digit one time in eleven
+    (measured: BA5GEZVN7SM1G6712 out of WBA5GEZVN7SM1G6712)."""
     flat = re.sub(r"[^A-Z0-9]", "", text.upper())
-    return [flat[i : i + 17] for i in range(max(0, len(flat) - 16))] if len(flat) >= 17 else []
+    if len(flat) == 17:
+        return [flat]
+    windows = [flat[i : i + 17] for i in range(max(0, len(flat) - 16))]
+    return [w for w in windows if w[:3] in WMI]
 
 
 def _date(text: str) -> datetime.date | None:
@@ -318,7 +383,8 @@ def _date(text: str) -> datetime.date | None:
 
 
 def _vehicle_class(text: str) -> str | None:
-    upper = text.upper()
+    # no class has an I or an l: read without a whitelist, they are the class's 1
+    upper = re.sub(r"[Il|]", "1", text).upper()
     for token in [re.sub(r"[^A-Z0-9]", "", upper), *re.findall(r"[A-Z0-9]+", upper)]:
         match = VEHICLE_CLASS.search(token)
         if match:
@@ -354,92 +420,479 @@ class _Fields:
     values: dict[str, object] = field(default_factory=dict)
     confidence: dict[str, float] = field(default_factory=dict)
     unread: list[str] = field(default_factory=list)
+    # fields another field confirms: code 10 when P.3's word allows that code and no other
+    cross_checked: set[str] = field(default_factory=set)
 
 
-def _read_fields(lines: dict[str, tuple[str, float]]) -> _Fields:
+Reads = Mapping[str, Sequence[ocr.Line]]
+
+
+def _as_reads(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) -> dict[str, list[ocr.Line]]:
+    out: dict[str, list[ocr.Line]] = {}
+    for code in FIELDS:
+        value = lines.get(code, ("", 0.0))
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+            out[code] = [ocr.Line(value[0], float(value[1]))]  # type: ignore[arg-type]
+        else:
+            out[code] = list(value)  # type: ignore[arg-type]
+    return out
+
+
+def _vote(candidates: list[tuple[Any, float]]) -> tuple[Any, float, int]:
+    """The value most reads agree on (confidence breaks ties), its best confidence and the
+    number of reads that gave it; the confidence is halved when another value had as many."""
+    tally: dict[Any, list[float]] = {}
+    for value, conf in candidates:
+        tally.setdefault(value, []).append(conf)
+    value, confs = max(tally.items(), key=lambda item: (len(item[1]), max(item[1])))
+    tied = any(len(c) >= len(confs) for v, c in tally.items() if v != value)
+    return value, max(confs) * (0.5 if tied else 1.0), len(confs)
+
+
+def _vin_reads(line: ocr.Line) -> list[tuple[str, float, bool]]:
+    """Plausible VINs in one read: the engine's best string, and where that fails, strings that
+    differ in one character for one of the engine's own alternatives at that place (only when
+    the check digit or a known WMI then confirms it: a choice among what was seen, no mending)."""
+    found = []
+    for candidate in _vin_candidates(line.text):
+        ok, confirmed = vin_valid(candidate)
+        if ok:
+            found.append((candidate, line.confidence, confirmed or candidate[:3] in WMI))
+    if any(sure for _, _, sure in found):
+        return [f for f in found if f[2]]
+    symbols = [alts for alts in line.choices if alts and alts[0][0] in VIN_ALPHABET]
+    if len(symbols) != 17:
+        return found
+    best = "".join(alts[0][0] for alts in symbols)
+    chosen = set()
+    for i, alts in enumerate(symbols):
+        for alt, _ in alts[1:4]:
+            if alt not in VIN_ALPHABET or len(alt) != 1:
+                continue
+            candidate = best[:i] + alt + best[i + 1 :]
+            ok, confirmed = vin_valid(candidate)
+            fixes_wmi = i < 3 and candidate[:3] in WMI and best[:3] not in WMI
+            if ok and (confirmed or fixes_wmi):
+                chosen.add(candidate)
+    if len(chosen) == 1:  # more than one: the alternatives do not decide
+        return [(chosen.pop(), line.confidence * 0.9, True)]
+    return found
+
+
+def _alignment(base: str, other: str) -> list[int | None]:
+    """Where each of `base`'s places is in `other` (None where `other` dropped it): the
+    engines drop or add a character now and then, which must not shift every place after it."""
+    if len(other) == len(base):
+        # as long as the base: place by place (a matcher would pair a W with the next W)
+        return list(range(len(base)))
+    if len(other) == len(base) - 1:
+        # one character dropped: the gap where most places agree, when that is one reading
+        # (a matcher pairs the W of WVW with the next W when the 9 after it is missing:
+        # WVWNSUP.. against WWW9N5UP.. made the V a W; bench scan-028)
+        gaps = [[*range(g), None, *range(g, len(other))] for g in range(len(base))]
+        agree = [sum(j is not None and base[i] == other[j] for i, j in enumerate(gap)) for gap in gaps]
+        best = [gap for gap, n in zip(gaps, agree, strict=True) if n == max(agree)]
+        readings = {tuple(None if j is None else other[j] for j in gap) for gap in best}
+        if len(readings) == 1:
+            return best[0]
+    placed: list[int | None] = [None] * len(base)
+    matcher = difflib.SequenceMatcher(None, base, other, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
+            for k in range(i2 - i1):
+                placed[i1 + k] = j1 + k
+    return placed
+
+
+def _fuse_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
+    """A VIN from the reads of both engines, place by place. A place is taken when both
+    engines read its character (and no other character has both), or when only one engine
+    saw the place and _lone_place trusts it; where the engines read two different characters
+    the place stays open, and the VIN's structure closes it (a known WMI, the check digit),
+    or the engine that tells that pair apart (ENGINE_FOR_PAIR, measured), and only when the
+    other engine had that character among its own alternatives there. Anything else: None
+    (unread); never a character no engine read."""
+    engines = {line.engine for line in reads}
+    if len(engines) < 2:
+        return None
+    flat = [(line, re.sub(r"[^A-Z0-9]", "", line.text.upper())) for line in reads]
+    full = [text for _, text in flat if len(text) == 17]
+    if not full:
+        return None
+    base = max(set(full), key=lambda t: (full.count(t), t))
+    votes: list[dict[str, set[str]]] = [{} for _ in range(17)]
+    counts: list[dict[str, int]] = [{} for _ in range(17)]
+    alternatives: list[dict[str, set[str]]] = [{} for _ in range(17)]
+    # a place only one engine saw: the other engine dropped one character there (not more:
+    # the matcher may pair a shorter read's characters wrongly)
+    short_by_one = {line.engine for line, text in flat if len(text) == 16}
+    for line, text in flat:
+        if not 14 <= len(text) <= 19:
+            continue  # not a read of this line, or a line with something else in it
+        symbols = [alts for alts in line.choices if alts and alts[0][0] in VIN_ALPHABET]
+        own = symbols if len(symbols) == len(text) else []
+        placed = _alignment(base, text)
+        for i, j in enumerate(placed):
+            if j is None:
+                if _in_merged_run(i, base, text, placed):
+                    # a run of one character read shorter (RapidOCR's decoder merges
+                    # repeats: KMHHHA as KMHA): this engine saw the character, the other
+                    # engine's read tells how many
+                    votes[i].setdefault(base[i], set()).add(line.engine)
+                continue
+            char = text[j]
+            votes[i].setdefault(char, set()).add(line.engine)
+            counts[i][char] = counts[i].get(char, 0) + 1
+            if own:
+                alternatives[i].setdefault(line.engine, set()).update(alt for alt, _ in own[j])
+    chosen: list[list[str]] = []
+    for i in range(17):
+        agreed = [c for c, by in votes[i].items() if by == engines]
+        if len(agreed) == 1:
+            chosen.append(agreed)
+        elif len(votes[i]) == 1 and short_by_one >= engines - set().union(*votes[i].values()):
+            if not _lone_place(i, votes, counts, engines):
+                return None
+            chosen.append(list(votes[i]))
+        elif len(votes[i]) == 2 and len(set().union(*votes[i].values())) == 2:
+            chosen.append(sorted(votes[i]))  # open: one engine reads one, the other the other
+        else:
+            return None
+    open_places = [i for i, options in enumerate(chosen) if len(options) > 1]
+    if len(open_places) > 3:
+        return None
+    fits = [vin for combo in itertools.product(*chosen) if vin_valid(vin := "".join(combo))[0]]
+    # the structure decides first: a known WMI, then a confirming check digit
+    for decides in (lambda v: v[:3] in WMI, lambda v: vin_valid(v)[1]):
+        narrowed = [v for v in fits if decides(v)]
+        if narrowed:
+            fits = narrowed
+    if len(fits) > 1:
+        # only the places the structure left open (a W/V the WMI closed is closed)
+        still_open = [i for i in open_places if len({v[i] for v in fits}) > 1]
+        fits = [
+            v
+            for v in fits
+            if all(_pair_decides(v[i], chosen[i], votes[i], alternatives[i]) for i in still_open)
+        ]
+    if len(fits) != 1:
+        return None
+    confidence = max((line.confidence for line in reads if line.engine != "tesseract"), default=0.5)
+    return fits[0], round(min(0.95, confidence) * (0.9 if open_places else 1.0), 2)
+
+
+def _in_merged_run(i: int, base: str, text: str, placed: list[int | None]) -> bool:
+    """Whether `base`'s place i, which `text` has not, lies in a run of one character of
+    which `text` read that character at another place of the run."""
+    run = [i]
+    for step in (-1, 1):
+        k = i + step
+        while 0 <= k < len(base) and base[k] == base[i]:
+            run.append(k)
+            k += step
+    return any((j := placed[k]) is not None and text[j] == base[i] for k in run)
+
+
+def _pair_decides(
+    char: str, options: list[str], votes: dict[str, set[str]], alternatives: dict[str, set[str]]
+) -> bool:
+    engine = ENGINE_FOR_PAIR.get(frozenset(options))
+    if engine is None or engine not in votes.get(char, set()):
+        return False
+    return any(char in alts for other, alts in alternatives.items() if other != engine)
+
+
+def _lone_place(
+    i: int, votes: list[dict[str, set[str]]], counts: list[dict[str, int]], engines: set[str]
+) -> bool:
+    """A place only one engine saw (the other dropped it): trusted when that engine read it
+    at least twice and both engines agree on every place around it."""
+    char = next(iter(votes[i]))
+    if counts[i][char] < 2:
+        return False
+    around = [j for j in (i - 1, i + 1) if 0 <= j < 17]
+    return all(any(by == engines for by in votes[j].values()) for j in around)
+
+
+# Which engine tells a confusable pair apart in the printer's font, where the two disagree
+# (measured on generated documents of seeds the bench does not use: Tesseract, held to the VIN
+# alphabet, read 5, 8 and 9 as S, 2 as Z, Z as 7, 0 as E and Y as V, with 0.99 confidence and the right one
+# among its alternatives; RapidOCR drops characters but did not swap these).
+ENGINE_FOR_PAIR: dict[frozenset[str], str] = {
+    frozenset(pair): "rapidocr" for pair in ("S5", "S9", "S8", "Z2", "Z7", "E0", "VY")
+}
+
+
+def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
+    """A VIN is stored when its check digit confirms it, or when two reads agree on it (a
+    known WMI breaks ties: it tells the first three characters, not the rest)."""
+    candidates: dict[str, list[tuple[float, str]]] = {}
+    for line in reads:
+        for vin, conf, _ in _vin_reads(line):
+            candidates.setdefault(vin, []).append((conf, line.engine))
+    # two engines read differently (their errors are not the same): when the second engine
+    # is there, a VIN the check digit does not confirm needs a read of each engine
+    engines = {line.engine for line in reads}
+    if candidates:
+
+        def support(vin: str) -> int:
+            return (
+                len({engine for _, engine in candidates[vin]}) if len(engines) > 1 else len(candidates[vin])
+            )
+
+        def rank(item: tuple[str, list[tuple[float, str]]]) -> tuple[bool, int, int, bool, float]:
+            vin, seen = item
+            return vin_valid(vin)[1], support(vin), len(seen), vin[:3] in WMI, max(c for c, _ in seen)
+
+        vin, seen = max(candidates.items(), key=rank)
+        best = max(c for c, _ in seen)
+        confirmed = vin_valid(vin)[1]
+        rivals = [v for v in candidates if v != vin and support(v) >= support(vin)]
+        if (confirmed and best >= VIN_MIN_CONFIDENCE) or (support(vin) >= 2 and not rivals):
+            out.values["vin"] = vin
+            # the engine's own confidence, plus what confirms it: the check digit, and each
+            # further read that agrees (a VIN stored by agreement alone is never "0 %")
+            agreement = 0.1 * (support(vin) - 1)
+            out.confidence["E"] = round(min(1.0, best + (0.1 if confirmed else 0.0) + agreement), 2)
+            return
+    # no whole read confirmed: both engines' reads put together place by place
+    fused = _fuse_vin(reads)
+    if fused is not None:
+        out.values["vin"], out.confidence["E"] = fused
+        return
+    if any(line.text for line in reads):
+        out.unread.append("E")
+
+
+YEAR = re.compile(r"[.,]\s?((?:19|20)\d\d)(?!\d)")
+
+
+def _years(reads: Sequence[ocr.Line]) -> set[int]:
+    """The years the reads show, whether or not the rest of their date is valid."""
+    return {int(match) for line in reads for match in YEAR.findall(line.text)}
+
+
+def _decide_date(
+    reads: list[ocr.Line], today: datetime.date, latest: datetime.date | None = None
+) -> tuple[datetime.date | None, float, bool]:
+    """(date, confidence, something was printed): only plausible dates vote, and with `latest`
+    (B: the date I of this registration) only dates up to it; a date chosen after reads of a
+    later one were left out is less sure."""
+    candidates, later = [], 0
+    for line in reads:
+        value = _date(line.text)
+        if value is not None and EARLIEST <= value <= today:
+            if latest is not None and value > latest:
+                later += 1
+                continue
+            candidates.append((value, line.confidence))
+    if not candidates:
+        return None, 0.0, any(line.text for line in reads)
+    value, conf, votes = _vote(candidates)
+    by = {line.engine for line in reads if _date(line.text) == value}
+    if (votes < 2 or len(by) < 2) and any(year != value.year for year in _years(reads)):
+        # another read shows another year, and the date is not read alike by both engines:
+        # which of them misread is not known (poor photos: 01.09.2011 by one engine,
+        # 01.69.2013 twice by the other; 18.06.2024 twice by Tesseract, 18.06.2021 by
+        # RapidOCR, is 2021)
+        return None, 0.0, True
+    if later:
+        # reads later than I were left out by the date rule, not outvoted: what is left
+        # needs two reads of its own
+        if votes < 2:
+            return None, 0.0, True
+        conf *= 0.8
+    return value, conf * (1.0 if votes >= 2 or len(reads) == 1 else 0.9), True
+
+
+def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) -> _Fields:
+    """Values from the reads of each field (one or several variants), validated; a field that
+    was seen but fails validation is listed unread."""
+    reads = _as_reads(lines)
     out = _Fields()
     today = datetime.datetime.now(tz=datetime.UTC).date()
 
     # E: the VIN (17 characters of its alphabet, plausible, check digit where mandatory)
-    text, conf = lines["E"]
-    vin, confirmed = None, False
-    for candidate in _vin_candidates(text):
-        ok, confirmed = vin_valid(candidate)
-        if ok:
-            vin = candidate
-            break
-    if vin is not None and conf < VIN_MIN_CONFIDENCE:  # plausible, but the read was unsure
-        vin = None
-    if vin is None and text:
-        out.unread.append("E")
-    if vin:
-        out.values["vin"] = vin
-        out.confidence["E"] = round(min(1.0, conf + (0.1 if confirmed else 0.0)), 2)
+    _decide_vin(reads["E"], out)
 
     # B and I: B is the first registration, I this registration; B <= I <= today
-    first, this = _date(lines["B"][0]), _date(lines["I"][0])
-    if this is not None and not (datetime.date(1950, 1, 1) <= this <= today):
-        this = None
+    this, this_conf, this_seen = _decide_date(reads["I"], today)
+    first, first_conf, first_seen = _decide_date(reads["B"], today, this)
+    if this is None and this_seen:
         out.unread.append("I")
-    if first is not None and (first < datetime.date(1950, 1, 1) or first > today or (this and first > this)):
+    if first is not None and this is not None and first > this:
         first = None
-        out.unread.append("B")
-    elif first is None and lines["B"][0]:
+    if first is None and first_seen:
         out.unread.append("B")
     if first:
         out.values["first_registration"] = first
-        out.confidence["B"] = round(lines["B"][1] * (1.0 if this else 0.85), 2)
+        out.confidence["B"] = round(first_conf * (1.0 if this else 0.85), 2)
     if this:
         out.values["registration_date"] = this
-        out.confidence["I"] = round(lines["I"][1], 2)
+        out.confidence["I"] = round(this_conf, 2)
 
     # J: the vehicle class from the EU list, L-classes included
-    klass = _vehicle_class(lines["J"][0])
-    if klass:
+    classes = [(k, line.confidence) for line in reads["J"] if (k := _vehicle_class(line.text))]
+    if classes:
+        klass, conf, _ = _vote(classes)
         out.values["vehicle_class"] = klass
-        out.confidence["J"] = round(lines["J"][1], 2)
-    elif lines["J"][0]:
+        out.confidence["J"] = round(conf, 2)
+    elif any(line.text for line in reads["J"]):
         out.unread.append("J")
 
     # 10 and P.3: a known code, and P.3 must not contradict it
-    fuel = re.sub(r"[^A-ZÄÖÜ./ ]", "", lines["P.3"][0].upper()).strip() or None
-    match = ENERGY_CODE.search(lines["10"][0])
-    code = match.group(1) if match else None
-    if code and code in KNOWN_CODES:
-        words = ENERGY_WORDS.get(code)
-        flat_fuel = (fuel or "").replace(" ", "")
-        if fuel and words and not all(w in flat_fuel for w in words):
-            other = [c for c, ws in ENERGY_WORDS.items() if all(w in flat_fuel for w in ws)]
-            if other:  # P.3 names another fuel: the code is not trusted
-                code = None
-                out.unread.append("10")
-        if code:
-            agree = bool(fuel and words and all(w in flat_fuel for w in words))
+    fuels = [(f, line.confidence) for line in reads["P.3"] if (f := _fuel(line.text))]
+    fuel, fuel_conf = (_vote(fuels)[:2]) if fuels else (None, 0.0)
+    flat_fuel = (fuel or "").replace(" ", "")
+    named = [c for c, ws in ENERGY_WORDS.items() if all(w in flat_fuel for w in ws)]
+    codes = []
+    for line in reads["10"]:
+        match = ENERGY_CODE.search(line.text)
+        if match and match.group(1) in KNOWN_CODES:
+            codes.append((match.group(1), line.confidence))
+    code = None
+    if codes:
+        # P.3 names a fuel: the code must be one that word allows
+        agreeing = [c for c in codes if c[0] in named]
+        if agreeing:
+            code, conf, _ = _vote(agreeing)
+            if len(named) == 1:
+                out.cross_checked.add("10")
             out.values["energy_code"] = code
-            out.confidence["10"] = round(lines["10"][1] * (1.0 if agree else 0.8), 2)
-    elif lines["10"][0] or fuel:
+            out.confidence["10"] = round(conf, 2)
+        elif not named:
+            code, conf, _ = _vote(codes)
+            out.values["energy_code"] = code
+            out.confidence["10"] = round(conf * 0.8, 2)
+    if code is None and (any(line.text for line in reads["10"]) or fuel):
         out.unread.append("10")
     if fuel:
         out.values["fuel"] = fuel
-        out.confidence["P.3"] = round(lines["P.3"][1], 2)
+        out.confidence["P.3"] = round(fuel_conf, 2)
 
     # D.1, D.3, A, 2.1: stored as read, with their confidence
     for key, name in (("D.1", "make"), ("D.3", "model")):
-        value = re.sub(r"[^A-Z0-9ÄÖÜ .()/-]", "", lines[key][0].upper()).strip()
-        if value:
+        texts = [(v, line.confidence) for line in reads[key] if (v := _text(line.text))]
+        if texts:
+            value, conf, _ = _vote(texts)
             out.values[name] = value
-            out.confidence[key] = round(lines[key][1], 2)
-    plate = re.sub(r"[^A-ZÄÖÜ0-9 -]", "", lines["A"][0].upper()).strip()
-    if plate and PLATE.match(plate):
+            out.confidence[key] = round(conf, 2)
+    plates = [(p, line.confidence) for line in reads["A"] if (p := _plate(line.text))]
+    if plates:
+        plate, conf, _ = _vote(plates)
         out.values["plate"] = plate
-        out.confidence["A"] = round(lines["A"][1], 2)
-    elif plate:
+        out.confidence["A"] = round(conf, 2)
+    elif any(line.text for line in reads["A"]):
         out.unread.append("A")
-    key = re.sub(r"\D", "", lines["2.1"][0])
-    if len(key) == 4:
-        out.values["maker_key"] = key
-        out.confidence["2.1"] = round(lines["2.1"][1], 2)
+    keys = [(k, line.confidence) for line in reads["2.1"] if len(k := re.sub(r"\D", "", line.text)) == 4]
+    if keys:
+        key_value, conf, _ = _vote(keys)
+        out.values["maker_key"] = key_value
+        out.confidence["2.1"] = round(conf, 2)
+    elif any(line.text for line in reads["2.1"]):
+        out.unread.append("2.1")
     return out
+
+
+def _fuel(text: str) -> str | None:
+    return re.sub(r"[^A-ZÄÖÜ./ ]", "", text.upper()).strip() or None
+
+
+def _text(text: str) -> str | None:
+    return re.sub(r"[^A-Z0-9ÄÖÜ .()/-]", "", text.upper()).strip() or None
+
+
+def _plate(text: str) -> str | None:
+    plate = re.sub(r"[^A-ZÄÖÜ0-9 -]", "", text.upper()).strip()
+    return plate if plate and PLATE.match(plate) else None
+
+
+def _sure(code: str, reads: Mapping[str, list[ocr.Line]]) -> bool:
+    """Whether one more variant could change nothing: the field validated with a sure read
+    (with the fields read so far: B must not be later than I), or confirmed by another field
+    (code 10 by the one code P.3's word allows)."""
+    fields = _read_fields({c: reads.get(c, []) for c in FIELDS})
+    if code in fields.unread:
+        return False
+    if code in fields.cross_checked:
+        return True
+    conf = fields.confidence.get(code, 0.0)
+    return conf >= SURE.get(code, 0.8)
+
+
+# Letters the VIN and the number fields do not have, for the digits they are confused with
+# (ISO 3779 left I, O and Q out for this reason): what a whitelist does inside Tesseract.
+LOOK_ALIKE = {"O": "0", "Q": "0", "I": "1", "o": "0", "l": "1", "|": "1"}
+
+
+def _in_alphabet(line: ocr.Line, whitelist: str) -> ocr.Line:
+    """The second engine's read restricted to the field's characters, as Tesseract's
+    whitelist restricts its own."""
+    if not whitelist:
+        return line
+    # a bar at either end is what is left of a box border beside the value, not a 1
+    stripped = line.text.strip().strip("|[]!").strip()
+    text = "".join(c if c in whitelist else LOOK_ALIKE.get(c, c) for c in stripped)
+    kept = "".join(c for c in text if c in whitelist or c == " ")
+    return ocr.Line(kept.strip(), line.confidence, engine=line.engine)
+
+
+def _variants(crop: np.ndarray) -> list[np.ndarray]:
+    """The same value prepared differently for further opinions: twice and three times the
+    page's scale, and a hard threshold (Otsu) in place of the soft ink layer."""
+    big = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    _, otsu = cv2.threshold(cv2.GaussianBlur(big, (3, 3), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    larger = cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    return [big, otsu, larger]
+
+
+# The order fields are read in: I before B, whose reads must not be later than I's.
+READ_ORDER = ("P.3", "D.1", "D.3", "A", "E", "I", "B", "J", "10", "2.1")
+
+
+def _opinions(code: str, crop: np.ndarray, bordered: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """The further reads of a field that is not sure, in order: the second engine where it
+    decides (SECOND_ENGINE_FIELDS), the crop with the box borders left in, a hard threshold
+    and a larger scale for Tesseract. The second engine scales every crop to its own line
+    height: another scale would be the same read again for it, so it reads each crop once."""
+    variants = _variants(crop)
+    with_borders = cv2.resize(bordered, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    second = code in SECOND_ENGINE_FIELDS
+    opinions: list[tuple[str, np.ndarray]] = [("second", variants[0])] if second else []
+    # no border near the value: the same pixels again would be the same read, counted as a
+    # second opinion that it is not
+    if not np.array_equal(with_borders, variants[0]):
+        opinions.append(("tesseract", with_borders))
+        if second:
+            opinions.append(("second", with_borders))
+    opinions += [("tesseract", variants[1]), ("tesseract", variants[2])]
+    return opinions
+
+
+def read_page_fields(flat: np.ndarray) -> tuple[_Fields, dict[str, list[ocr.Line]]]:
+    """Each field read from its box on the straightened, light-flattened page: a first read
+    per field with its own whitelist, more opinions (_opinions) only for a field that is not
+    yet sure, until it is."""
+    ink = _value_ink(flat)
+    values = value_layer(flat, ink)
+    bordered = bordered_layer(flat, ink)
+    offset = printer_offset(values)
+    reads: dict[str, list[ocr.Line]] = {}
+    for code in READ_ORDER:
+        whitelist, lang = FIELD_OCR[code]
+        crop = _field_crop(values, code, offset)
+        first = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        reads[code] = [ocr.read_line(first, whitelist=whitelist, lang=lang)]
+        if code not in VOTED or _sure(code, reads):
+            continue
+        for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset)):
+            if engine == "tesseract":
+                reads[code].append(ocr.read_line(image, whitelist=whitelist, lang=lang))
+            elif (second := ocr.read_line_second(image)) is not None:
+                reads[code].append(_in_alphabet(second, whitelist))
+            if _sure(code, reads):
+                break
+    return _read_fields(reads), reads
 
 
 def _clean_gray(image: Image.Image, long_side: int) -> Image.Image:
@@ -460,8 +913,11 @@ def _clean_gray(image: Image.Image, long_side: int) -> Image.Image:
 
 def _outside_text(image: Image.Image, turn: int, quad: np.ndarray | None) -> str:
     """The text around the document, the document's way up: a screenshot or web page showing
-    the form has words around it, a photo of the document on a table does not. The document
-    itself is blanked out first, which leaves Tesseract little to do on an ordinary photo."""
+    the form has words around it, a photo of the document on a table does not: without
+    text-like marks around the document nothing is read. The document itself is blanked out
+    first, which leaves Tesseract little to do on an ordinary photo."""
+    if quad is not None and _marks(image, quad, contrast=50) < OUTSIDE_MARKS:
+        return ""
     gray = _clean_gray(image, 1400)
     if quad is not None:
         factor = gray.width / image.width
@@ -470,7 +926,7 @@ def _outside_text(image: Image.Image, turn: int, quad: np.ndarray | None) -> str
         grown = (centre + (quad - centre) * 1.03) * factor  # the paper's edge and shadow too
         cv2.fillPoly(pixels, [np.round(grown).astype(np.int32)], 255)
         gray = Image.fromarray(pixels)
-    return _ocr_text(gray.rotate(turn, expand=True) if turn else gray, "--psm 11")
+    return _ocr_text(gray.rotate(turn, expand=True) if turn else gray, ocr.PSM_SPARSE)
 
 
 def _page_text(image: Image.Image) -> str:
@@ -489,58 +945,47 @@ def _page_text(image: Image.Image) -> str:
 def _refused(
     image: Image.Image, grid: float, score: int, kind: str | None, page: Straightened | None = None
 ) -> Reading:
-    """Not a ZB I: the page's own text says what it is, and whether it was readable at all
-    (IMGC002) or too little to tell (IMGC003)."""
-    text = _page_text(image)
-    kind = kind or _veto(text) or ("other" if _words(text) >= MIN_WORDS_READABLE else "empty")
+    """Not a ZB I: what it is (a veto already said so, or the page's own text says it), and
+    whether it was readable at all (IMGC002) or too little to tell (IMGC003)."""
+    if kind is None:
+        text = _page_text(image)
+        kind = _veto(text) or ("other" if _words(text) >= MIN_WORDS_READABLE else "empty")
     return Reading(
         is_zlb=False, readable=kind != "empty", score=score, kind=kind, grid=round(grid, 3), page=page
     )
 
 
 def document_read(image: Image.Image) -> Reading:
+    """The page found and straightened, then decided on what costs least first: no writing,
+    no grid, the header's vetoes and the text around a photographed document refuse a page
+    before its fields are read; the fields (the VIN as evidence) come last."""
+    if _marks(image) < MIN_MARKS:
+        # blank, dark, or a photo without writing: IMGC003 before any page search or OCR
+        return Reading(is_zlb=False, readable=False, score=0, kind="empty")
     page = straighten(image)
     if page.grid < GRID_WEAK:  # not the form's grid of boxes: no field to read
         return _refused(image, page.grid, 0, None)
-    flat = flatten_light(page.image)
-    values = value_layer(flat)
-    offset = printer_offset(values)
-    crops = {code: _field_crop(values, code, offset) for code in FIELDS}
-    # words in German (the header, P.3, make, model, plate); codes with the English model and
-    # the characters they can hold, which reads O/0, I/1, S/5 and M1 far better (measured)
-    strip, spans = _strip([_crop(print_layer(flat), HEADER, (0, 0, 0, 0))] + [crops[c] for c in TEXT_FIELDS])
-    read = _ocr_lines(strip, spans, "--psm 6", "deu")
-    header = read[0][0]
-    lines = dict(zip(TEXT_FIELDS, read[1:], strict=True))
-    # the code crops twice the size: reads S/5 and 0/D better (measured: 6 VINs of 9 right
-    # against 4 at the page's scale)
-    large = {c: cv2.resize(crops[c], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for c in CODE_FIELDS}
-    strip, spans = _strip([large[c] for c in CODE_FIELDS])
-    lines.update(zip(CODE_FIELDS, _ocr_lines(strip, spans, CODE_CONFIG, "eng"), strict=True))
-
+    flat = page.flat if page.flat is not None else flatten_light(page.image)
+    header = ocr.read_line(
+        print_layer(_crop(flat, HEADER, (0, 0, 0, 0))), psm=ocr.PSM_SINGLE_BLOCK, lang="deu"
+    ).text
     flat_header = normalise(header)
     header_hits = sum(word in flat_header for word in HEADER_WORDS)
     teil_i = bool(TEIL_I.search(header)) and not TEIL_II.search(header)
-    fields = _read_fields(lines)
-    retry = [code for code in RETRY if code in fields.unread or not lines[code][0]]
-    if retry:
-        # a second opinion for the fields that failed: the German model without a whitelist
-        strip, spans = _strip([large[code] for code in retry])
-        for code, (text, conf) in zip(retry, _ocr_lines(strip, spans, "--psm 6", "deu"), strict=True):
-            lines[code] = (text, conf * 0.9)
-        fields = _read_fields(lines)
-    has_vin = "vin" in fields.values
-    score = header_hits + int(teil_i) + int(has_vin) + (2 if page.grid >= GRID_SURE else 0)
+    score = header_hits + int(teil_i) + (2 if page.grid >= GRID_SURE else 0)
     # The grid of boxes on pale green paper is the form's own signature; a weaker match needs
     # the header read as well, a strong one stands alone (a poor photo: accepted, fields flagged)
     structure = page.grid >= GRID_SURE or (page.grid >= GRID_WEAK and (header_hits >= 2 or teil_i))
-    evidence = header_hits >= 1 or teil_i or has_vin or page.grid >= GRID_ALONE
     kind = _veto(header)
-    if structure and evidence and kind is None and page.found and page.area < 0.5:
+    if structure and kind is None and page.found and page.area < 0.5:
         kind = _veto(_outside_text(image, page.turn, page.quad))
-    is_zlb = structure and evidence and kind is None
-    if not is_zlb:
+    if not structure or kind is not None:
         return _refused(image, page.grid, score, kind, page)
+    fields, _ = read_page_fields(flat)
+    has_vin = "vin" in fields.values
+    score += int(has_vin)
+    if not (header_hits >= 1 or teil_i or has_vin or page.grid >= GRID_ALONE):
+        return _refused(image, page.grid, score, None, page)
     v: dict[str, Any] = fields.values
     energy = v.get("energy_code")
     return Reading(

@@ -51,7 +51,7 @@ def _mm_rect(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
 def _word_rects(page: Straightened) -> list[np.ndarray]:
     """Tesseract's word boxes (template mm) of values starting in the holder panel."""
     x0, y0, x1, y1 = WORD_SEARCH
-    values = value_layer(flatten_light(page.image))
+    values = value_layer(page.flat if page.flat is not None else flatten_light(page.image))
     ox, oy = page.offset_mm
     sx, sy = page.scale
     # the search area on the page (the page is in template mm unless registration failed)

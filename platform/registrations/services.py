@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import logging
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -16,12 +17,15 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config import metrics
+from privacy.consents import consents_record_terms
+from privacy.models import ConsentRecord
 from registrations import errors
 from registrations.errors import FILE_TOO_LARGE, ScanRejected
-from registrations.intake import scan_prepare
-from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo
-from registrations.reader import document_check, document_read
-from registrations.redaction import scan_redact
+from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo, FieldCorrection
+from registrations.ocr_pool import CheckLimits, OcrBusy, scan_check_pooled
+from registrations.reader import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, Reading, vin_valid
+from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)
@@ -125,52 +129,62 @@ def registration_create(
     registration_years: list[int],
     skip_classifier: bool,
     login: str,
+    background: bool = True,
 ) -> BevRegistration:
     """Check, read and store a scan; the registration exists only if all of that succeeded.
 
     `login` names the login session of the token (owner + session start): a skip of the
-    classifier is honoured only after the classifier refused a scan in that login."""
+    classifier is honoured only after the classifier refused a scan in that login. The check
+    runs in the pool (registrations.ocr_pool): a request (`background=False`) is refused with
+    OcrBusy when the pool is full, a background caller waits for its turn."""
     limits = scan_limits()
-    prepared = scan_prepare(
-        data, min_size=limits.min_size, max_pixels=limits.max_pixels, max_bytes=limits.max_bytes
-    )
     skip_classifier = skip_classifier and classifier_skip_allowed(partner=partner, owner=owner, login=login)
-    reading = document_read(prepared.image)
-    if not skip_classifier:
-        try:
-            document_check(reading)
-        except ScanRejected as rejected:
-            if rejected.code in (errors.NOT_A_ZLB, errors.NOT_CLASSIFIABLE):
-                _classifier_refusal_record(partner=partner, owner=owner, login=login)
-            raise
-    # After the check: the copy everyone but the authority sees, the holder blacked out.
-    redacted = scan_redact(prepared.image, reading)
+    started = time.perf_counter()
+    try:
+        checked = scan_check_pooled(
+            data,
+            CheckLimits(min_size=limits.min_size, max_pixels=limits.max_pixels, max_bytes=limits.max_bytes),
+            skip_classifier,
+            background=background,
+        )
+    except OcrBusy:
+        metrics.SCAN_CHECK.labels(outcome="busy").observe(time.perf_counter() - started)
+        raise
+    except Exception:
+        metrics.SCAN_CHECK.labels(outcome="error").observe(time.perf_counter() - started)
+        raise
+    metrics.SCAN_CHECK_WAIT.labels(origin="bulk" if background else "flow").observe(
+        max(0.0, time.perf_counter() - started - checked.seconds)
+    )
+    if checked.rejected_code:
+        refused = checked.rejected_code in (errors.NOT_A_ZLB, errors.NOT_CLASSIFIABLE)
+        metrics.SCAN_CHECK.labels(outcome="refused" if refused else "invalid").observe(checked.seconds)
+        if refused:
+            _classifier_refusal_record(partner=partner, owner=owner, login=login)
+        raise ScanRejected(checked.rejected_code, checked.rejected_details)
+    metrics.SCAN_CHECK.labels(outcome="accepted").observe(checked.seconds)
+    reading = checked.reading
+    assert reading is not None
     registration = BevRegistration(
         owner=owner,
         source=source,
         registration_years=registration_years,
-        original_content_type=prepared.content_type,
-        width=prepared.width,
-        height=prepared.height,
+        original_content_type=checked.content_type,
+        width=checked.width,
+        height=checked.height,
         classifier_skipped=skip_classifier,
-        vin=reading.vin or "",
-        plate=reading.plate or "",
-        first_registration=reading.first_registration,
-        vehicle_class=reading.vehicle_class or "",
-        energy_code=reading.energy_code or "",
-        is_electric=reading.is_electric,
-        needs_review=reading.needs_review,
-        redaction=redacted.method,
+        redaction=checked.redaction,
+        **reading_values(reading),
     )
     prefix = f"{partner.schema_name}/scans/{registration.uuid}"
     with transaction.atomic():
         registration.sequence = _next_sequence()
-        registration.zlb_scan = default_storage.save(f"{prefix}.jpg", ContentFile(prepared.image_bytes))
+        registration.zlb_scan = default_storage.save(f"{prefix}.jpg", ContentFile(checked.image_bytes))
         registration.display_scan = default_storage.save(
-            f"{prefix}-display.jpg", ContentFile(redacted.image_bytes)
+            f"{prefix}-display.jpg", ContentFile(checked.display_bytes)
         )
         registration.resized_image = default_storage.save(
-            f"{prefix}-resized.jpg", ContentFile(redacted.resized_bytes)
+            f"{prefix}-resized.jpg", ContentFile(checked.display_resized_bytes)
         )
         try:
             registration.save()
@@ -178,7 +192,37 @@ def registration_create(
             for name in (registration.zlb_scan, registration.display_scan, registration.resized_image):
                 default_storage.delete(name)
             raise
+        if source != B2B_SOURCE:
+            # The flow's upload is reached only with these years' terms and the privacy notice
+            # ticked: recorded with the texts' version (privacy.consents).
+            consents_record_terms(
+                user=owner,
+                config=PartnerConfig.model_validate(partner.config),
+                years=registration_years,
+                channel=ConsentRecord.Channel.WEB,
+            )
     return registration
+
+
+def reading_values(reading: Reading) -> dict[str, Any]:
+    """The model's fields from what the reader found: empty where it found nothing, the
+    confidence per field code and the codes it could not validate."""
+    return {
+        "vin": reading.vin or "",
+        "plate": reading.plate or "",
+        "first_registration": reading.first_registration,
+        "registration_date": reading.registration_date,
+        "vehicle_class": reading.vehicle_class or "",
+        "energy_code": reading.energy_code or "",
+        "is_electric": reading.is_electric,
+        "fuel": (reading.fuel or "")[:40],
+        "make": (reading.make or "")[:60],
+        "model": (reading.model or "")[:60],
+        "maker_key": reading.maker_key or "",
+        "confidence": {code: round(float(value), 2) for code, value in reading.confidence.items()},
+        "unread": list(dict.fromkeys(reading.unread)),
+        "needs_review": reading.needs_review,
+    }
 
 
 # Applications in these states still wait for their authority submission: the original stays.
@@ -215,9 +259,12 @@ def scan_original_release(registration: BevRegistration) -> bool:
     return False
 
 
-def scan_originals_expire(*, now: datetime.datetime | None = None, batch: int = 500) -> int:
-    """Deletes released originals whose retention ran out and that no application waits for."""
-    cutoff = (now or timezone.now()) - settings.ORIGINAL_SCAN_RETENTION
+def scan_originals_expire(
+    *, now: datetime.datetime | None = None, batch: int = 500, retention: datetime.timedelta | None = None
+) -> int:
+    """Deletes released originals whose retention (the partner's, else ORIGINAL_SCAN_RETENTION)
+    ran out and that no application waits for."""
+    cutoff = (now or timezone.now()) - (settings.ORIGINAL_SCAN_RETENTION if retention is None else retention)
     due = (
         BevRegistration.objects.filter(original_released_at__lte=cutoff, original_deleted_at__isnull=True)
         .exclude(quota_applications__status__in=_AWAITING_SUBMISSION)
@@ -242,6 +289,145 @@ def registration_lock(*, registration: BevRegistration) -> BevRegistration:
     return registration
 
 
+# The reader's fields by the form's code: the model's attribute of each.
+READING_FIELDS: dict[str, str] = {
+    "E": "vin",
+    "B": "first_registration",
+    "I": "registration_date",
+    "J": "vehicle_class",
+    "10": "energy_code",
+    "P.3": "fuel",
+    "D.1": "make",
+    "D.3": "model",
+    "A": "plate",
+    "2.1": "maker_key",
+}
+EARLIEST_DATE = datetime.date(1950, 1, 1)  # as the reader: no vehicle registered before is eligible
+FUEL_TEXT = re.compile(r"^[A-ZÄÖÜ0-9./ -]{1,40}$")
+NAME_TEXT = re.compile(r"^[A-Z0-9ÄÖÜ .()/&+-]{1,60}$")
+
+
+def _date_parse(value: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(value)
+    except ValueError:
+        pass
+    match = DATE.fullmatch(value)
+    if match:
+        day, month, year = match.groups()
+        try:
+            return datetime.date(int(year), int(month), int(day))
+        except ValueError:
+            pass
+    raise errors.CorrectionRefused(errors.CORRECTION_DATE)
+
+
+def reading_value_parse(registration: BevRegistration, code: str, raw: str) -> Any:
+    """The value as the model stores it, checked by the reader's own rules."""
+    value = " ".join(raw.split())
+    if not value:
+        raise errors.CorrectionRefused(errors.CORRECTION_EMPTY)
+    upper = value.upper()
+    if code == "E":
+        vin = upper.replace(" ", "")
+        if not vin_valid(vin)[0]:
+            raise errors.CorrectionRefused(errors.CORRECTION_VIN)
+        return vin
+    if code in ("B", "I"):
+        day = _date_parse(value)
+        today = timezone.localdate()
+        first = day if code == "B" else registration.first_registration
+        this = day if code == "I" else registration.registration_date
+        if not EARLIEST_DATE <= day <= today or (first and this and first > this):
+            raise errors.CorrectionRefused(errors.CORRECTION_DATE_ORDER)
+        return day
+    if code == "J":
+        if not VEHICLE_CLASS.fullmatch(upper):
+            raise errors.CorrectionRefused(errors.CORRECTION_CLASS)
+        return upper[:-1] + "e" if upper.startswith("L") else upper
+    if code == "10":
+        if not re.fullmatch(r"\d{4}", value) or value not in KNOWN_CODES:
+            raise errors.CorrectionRefused(errors.CORRECTION_ENERGY)
+        return value
+    if code == "A":
+        if len(upper) > 20 or not PLATE.match(upper):
+            raise errors.CorrectionRefused(errors.CORRECTION_PLATE)
+        return upper
+    if code == "2.1":
+        if not re.fullmatch(r"\d{4}", value):
+            raise errors.CorrectionRefused(errors.CORRECTION_MAKER_KEY)
+        return value
+    if not (FUEL_TEXT if code == "P.3" else NAME_TEXT).fullmatch(upper):
+        raise errors.CorrectionRefused(errors.CORRECTION_TEXT)
+    return upper
+
+
+def reading_display(value: Any) -> str:
+    if value is None:
+        return ""
+    return value.isoformat() if isinstance(value, datetime.date) else str(value)
+
+
+def registration_field_correct(
+    *, registration: BevRegistration, code: str, value: str, actor: User | None, actor_name: str
+) -> FieldCorrection:
+    """The back office sets one field: checked by the reader's rules, confidence 1.0, no longer
+    unread, the correction kept in the registration's history; the registration leaves the
+    review when nothing is unread and it is electric. Call inside the caller's transaction to
+    audit it with the same commit."""
+    if code not in READING_FIELDS:
+        raise errors.CorrectionRefused(errors.CORRECTION_FIELD, field="field")
+    attribute = READING_FIELDS[code]
+    with transaction.atomic():
+        locked = BevRegistration.objects.select_for_update().get(pk=registration.pk)
+        new = reading_value_parse(locked, code, value)
+        before = reading_display(getattr(locked, attribute))
+        setattr(locked, attribute, new)
+        changed = [attribute, "confidence", "unread", "corrected", "needs_review"]
+        if code == "10":
+            locked.is_electric = new == ELECTRIC
+            changed.append("is_electric")
+        locked.confidence = {**locked.confidence, code: 1.0}
+        locked.unread = [c for c in locked.unread if c != code]
+        now = timezone.now()
+        locked.corrected = {**locked.corrected, code: {"by": actor_name, "at": now.isoformat()}}
+        locked.needs_review = bool(locked.unread) or locked.is_electric is not True
+        locked.save(update_fields=changed)
+        correction = FieldCorrection.objects.create(
+            registration=locked,
+            code=code,
+            before=before[:60],
+            after=reading_display(new)[:60],
+            actor=actor,
+            actor_name=actor_name[:200],
+        )
+    for name in changed:
+        setattr(registration, name, getattr(locked, name))
+    return correction
+
+
+def reading_fields(registration: BevRegistration) -> list[dict[str, Any]]:
+    """Each field of the reader with its value, confidence, whether it was seen but not read,
+    and where the value comes from (the reader, or the back office's correction)."""
+    fields = []
+    for code, attribute in READING_FIELDS.items():
+        corrected = registration.corrected.get(code)
+        confidence = registration.confidence.get(code)
+        fields.append(
+            {
+                "code": code,
+                "name": attribute,
+                "value": reading_display(getattr(registration, attribute)) or None,
+                "confidence": None if confidence is None else float(confidence),
+                "unread": code in registration.unread,
+                "source": "corrected" if corrected else "reader",
+                "corrected_by": corrected["by"] if corrected else None,
+                "corrected_at": corrected["at"] if corrected else None,
+            }
+        )
+    return fields
+
+
 def device_info_create(*, registration: BevRegistration, data: dict[str, Any]) -> DeviceInfo:
     return DeviceInfo.objects.create(registration=registration, **data)
 
@@ -249,10 +435,13 @@ def device_info_create(*, registration: BevRegistration, data: dict[str, Any]) -
 __all__ = [
     "B2B_SOURCE",
     "FILE_TOO_LARGE",
+    "OcrBusy",
     "ScanRejected",
     "UploadThrottled",
     "classifier_skip_allowed",
     "device_info_create",
+    "reading_fields",
+    "registration_field_correct",
     "registration_create",
     "registration_lock",
     "scan_limits",

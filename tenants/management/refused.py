@@ -10,6 +10,11 @@ INSTEAD = {
     "create_tenant": "manage.py create_partner SUB NAME (or the platform admin)",
     "delete_tenant": "the platform admin's Delete (archives), then manage.py partner_purge SUB",
     "clone_tenant": "manage.py create_partner, then manage.py partner_backup / partner_restore",
+    "create_domain": "the custom domains on the partner's page in the platform admin (verified by DNS)",
+    "delete_domain": "the custom domains on the partner's page in the platform admin",
+    "rename_schema": "manage.py partner_backup SUB, then manage.py partner_restore FILE --as NEWSUB",
+    "create_missing_schemas": "manage.py create_partner (clones the template) or manage.py partner_restore",
+    "create_tenant_superuser": "the platform admin's partner admin invite (set password, second factor)",
 }
 
 

@@ -16,6 +16,7 @@ from accounts.models import User
 from authority.models import AuthorityAuditEntry, AuthoritySubmission, VehicleClaim
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import back_office_staff_ensure
+from tenants.models import Partner
 from tests.authority.helpers import READY, YEAR, move_along, submitted
 from tests.staff_login import client_staff_login
 
@@ -48,10 +49,15 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
     preview = admin_client.get(f"{BASE}add/", {"legislation_year": YEAR}, HTTP_HOST=PUBLIC)
     assert preview.status_code == 200
     assert "autohaus" in preview.text and "wallbox" in preview.text
+    assert 'id="partner-autohaus" checked' in preview.text and 'id="partner-wallbox" checked' in preview.text
 
-    # when: the package is built
+    # when: the package is built (both partners stay picked)
     with django_capture_on_commit_callbacks(execute=True):
-        built = admin_client.post(f"{BASE}add/", {"legislation_year": YEAR, "build": "1"}, HTTP_HOST=PUBLIC)
+        built = admin_client.post(
+            f"{BASE}add/",
+            {"legislation_year": YEAR, "partners": partner_ids("autohaus", "wallbox"), "build": "1"},
+            HTTP_HOST=PUBLIC,
+        )
     assert built.status_code == 302
     submission = AuthoritySubmission.objects.get()
     assert submission.status == AuthoritySubmission.Status.READY and submission.count == 2
@@ -106,6 +112,51 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
     actions = set(AuthorityAuditEntry.objects.values_list("action", flat=True))
     assert {"submission_create", "submission_download", "answer_refused", "answer_import"} <= actions
     assert AuthorityAuditEntry.objects.filter(action="answer_import").get().actor.username == "plattform"  # type: ignore[union-attr]
+
+
+def partner_ids(*subdomains: str) -> list[int]:
+    return [Partner.objects.get(subdomain=subdomain).pk for subdomain in subdomains]
+
+
+def test_a_package_of_the_partners_picked_leaves_the_others_ready(
+    admin_client: HttpClient, ready: list[QuotaApplication], django_capture_on_commit_callbacks: Any
+) -> None:
+    # when: only the Autohaus is picked
+    with django_capture_on_commit_callbacks(execute=True):
+        built = admin_client.post(
+            f"{BASE}add/",
+            {"legislation_year": YEAR, "partners": partner_ids("autohaus"), "build": "1"},
+            HTTP_HOST=PUBLIC,
+        )
+
+    # then: its application went to the authority, the wallbox partner's is still ready
+    assert built.status_code == 302
+    submission = AuthoritySubmission.objects.get()
+    assert submission.count == 1
+    assert [item.partner.subdomain for item in submission.items.all()] == ["autohaus"]
+    with schema_context("p_autohaus"):
+        assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.SENT_TO_UBA
+    with schema_context("p_wallbox"):
+        assert QuotaApplication.objects.get(pk=ready[1].pk).status == QuotaStatus.PICKED_UP
+    entry = AuthorityAuditEntry.objects.get(action="submission_create")
+    assert entry.detail["partners"] == ["autohaus"]
+    preview = admin_client.get(f"{BASE}add/", {"legislation_year": YEAR}, HTTP_HOST=PUBLIC)
+    assert "autohaus" not in preview.text and 'id="partner-wallbox" checked' in preview.text
+
+
+def test_a_package_without_a_partner_picked_is_refused_and_nothing_moves(
+    admin_client: HttpClient, ready: list[QuotaApplication]
+) -> None:
+    page = admin_client.post(
+        f"{BASE}add/", {"legislation_year": YEAR, "build": "1"}, HTTP_HOST=PUBLIC, follow=True
+    )
+
+    assert page.status_code == 200 and "Bitte wählen Sie mindestens einen Partner." in page.text
+    # the table again, with nothing picked
+    assert 'id="partner-autohaus">' in page.text and 'id="partner-wallbox">' in page.text
+    assert not AuthoritySubmission.objects.exists()
+    with schema_context("p_autohaus"):
+        assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.PICKED_UP
 
 
 def test_the_registry_is_searched_by_vin_and_shows_only_hashes(

@@ -9,6 +9,8 @@ upload's own intake (scan_prepare) first.
 "before" is the reader of commit BEFORE (read from git, run unchanged); "after" is today's;
 "bare" is one plain Tesseract page run (deu, psm 3) on the same prepared image, the time
 baseline the issue names. READER_BENCH_READERS=after,bare skips the old reader.
+The second engine (RapidOCR) takes part when it is installed; READER_SECOND_ENGINE=0 leaves
+it out (to compare both in one environment).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from tests.bench.conftest import record
 from tests.fixtures.zlb import form, realistic
 
 ROOT = Path(__file__).resolve().parents[2]
-BEFORE = "a1c78b8"
+BEFORE = os.environ.get("READER_BENCH_BEFORE", "a1c78b8")
 LIMITS = {"min_size": 500, "max_pixels": 40_000_000}
 PER_KIND = int(os.environ.get("READER_BENCH_PER_KIND", "38"))
 WRONG = int(os.environ.get("READER_BENCH_WRONG", "8"))

@@ -31,12 +31,14 @@ def _status_mb(pid: int | str, field: str) -> float:
     return 0.0
 
 
-def _children() -> list[str]:
+def _children(pid: str = "self") -> list[str]:
+    """Every descendant: the check's pool process (registrations.ocr_pool) and its Tesseract."""
     found: list[str] = []
-    for task in Path("/proc/self/task").iterdir():
-        with contextlib.suppress(OSError):
-            found += (task / "children").read_text().split()
-    return found
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                found += (task / "children").read_text().split()
+    return found + [grandchild for child in found for grandchild in _children(child)]
 
 
 class TreeSampler(threading.Thread):

@@ -48,6 +48,10 @@ NOT_FOR_PODS = {
     "PG_DUMP",
     "MAIL_QUIET",
     "CONTENT_SECURITY_POLICY",
+    # OpenTelemetry's own variables: set in values' config only with a collector (an empty
+    # endpoint would be an endpoint for the exporter); TRACING is there.
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
     "S3_ADDRESSING_STYLE",
     "SCAN_MIN_SIZE",
     "SCAN_MAX_PIXELS",
@@ -175,6 +179,8 @@ def test_secrets_only_by_reference_and_every_setting_provided() -> None:
             "HUEY_MAX_TASKS",
             "HUEY_SHUTDOWN_TIMEOUT",
             "MIGRATE_PROCESSES",
+            "WORKER_MALLOC_ARENAS",
+            "WORKER_MMAP_THRESHOLD",
         }
         assert not missing, (name, missing)
 

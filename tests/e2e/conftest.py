@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -13,6 +13,13 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1366, "height": 900}
+
+# The server's document check of an upload: up to the OCR pool's wait (40 s, then UPLOAD002)
+# plus the read itself; on a busy machine a read alone can take 20 s.
+SCAN_CHECK_MS = 60_000
+# Playwright's 5 s for every other expectation is short on a loaded 2-core machine; a passing
+# check does not wait longer for it.
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="package")

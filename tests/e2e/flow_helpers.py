@@ -34,8 +34,12 @@ def _text(message: Message) -> str:
     return ""
 
 
-def mail_to(address: str, *, after: float, timeout: float = 15) -> str:
-    """The text of the newest mail to an address written after a moment (the server's outbox)."""
+def mail_to(address: str, *, after: float, timeout: float = 15, matching: str | None = None) -> str:
+    """The text of the newest mail to an address written after a moment (the server's outbox).
+
+    With `matching`, only a mail whose text has that pattern: a mail asked for just before
+    (within the second `after` leaves as slack) is not taken for the one awaited.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if MAIL_DIR.exists():
@@ -44,7 +48,9 @@ def mail_to(address: str, *, after: float, timeout: float = 15) -> str:
                     break
                 message = email.message_from_bytes(path.read_bytes())
                 if address in str(message["To"]):
-                    return _text(message)
+                    text = _text(message)
+                    if matching is None or re.search(matching, text):
+                        return text
         time.sleep(0.2)
     raise AssertionError(f"no mail to {address}")
 
@@ -178,10 +184,21 @@ def axe_check(page: Page, screen: str, *, settle: bool = True) -> None:
         # which is what a script tag with this content would be.
         page.evaluate(AXE.read_text())
     try:
+        # Storybook's accessibility panel runs the same axe on a story: one run at a time, so a
+        # run that finds axe busy waits for it and asks again.
         violations = page.evaluate(
-            """async () => (await window.axe.run(document, {resultTypes: ['violations']})).violations
-                .filter(v => v.impact === 'serious' || v.impact === 'critical')
-                .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"""
+            """async () => {
+                for (let tries = 0; ; tries++) {
+                    try {
+                        return (await window.axe.run(document, {resultTypes: ['violations']})).violations
+                            .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                            .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target.join(' ')).join(', ')}`);
+                    } catch (error) {
+                        if (tries >= 20 || !String(error).includes('already running')) throw error;
+                        await new Promise((resolve) => setTimeout(resolve, 250));
+                    }
+                }
+            }"""
         )
         assert violations == [], f"{screen}: {violations}"
         layout_check(page, screen)
@@ -225,4 +242,75 @@ LAYOUT_PROBLEMS = """() => {
 
 def layout_check(page: Page, screen: str) -> None:
     problems = page.evaluate(LAYOUT_PROBLEMS)
+    assert problems == [], f"{screen}: {problems}"
+
+
+# Two texts drawn over each other: each element's own text lines, cut to the boxes that clip
+# them (an ellipsis, a grid's scrolled-away columns), against every other element's that is
+# neither its ancestor nor its descendant. Not compared: what is hidden, transparent, visually
+# hidden or behind a modal (aria-hidden, inert), and a fixed or sticky layer (app bar, toast,
+# dialog) against the page beneath it: covering the page is what such a layer is for. Within
+# one layer its texts are compared with each other.
+OVERLAPS = """() => {
+  const problems = [];
+  const name = (el) => `${el.tagName.toLowerCase()}${el.dataset && el.dataset.testid ? '[' + el.dataset.testid + ']' : ''} "${el.textContent.trim().slice(0, 30)}"`;
+  const seen = (el) => {
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.visibility === 'hidden' || style.display === 'none' || parseFloat(style.opacity) === 0) return false;
+      if (style.clip === 'rect(0px, 0px, 0px, 0px)' || style.clipPath === 'inset(50%)') return false;
+    }
+    return true;
+  };
+  const layer = (el) => {
+    for (let node = el; node && node.nodeType === 1; node = node.parentElement) {
+      const position = getComputedStyle(node).position;
+      if (position === 'fixed' || position === 'sticky') return node;
+    }
+    return null;
+  };
+  // What of a text is drawn: its line boxes cut to every box on the way up that clips its
+  // overflow (an ellipsis, a grid's scrolled-away columns).
+  const clipOf = (el) => {
+    let clip = { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
+    for (let node = el; node && node.nodeType === 1 && node !== document.documentElement; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      const r = node.getBoundingClientRect();
+      clip = { left: Math.max(clip.left, r.left), top: Math.max(clip.top, r.top), right: Math.min(clip.right, r.right), bottom: Math.min(clip.bottom, r.bottom) };
+    }
+    return clip;
+  };
+  const boxes = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.closest('[aria-hidden="true"], [inert]')) continue;
+    const rects = [];
+    let clip = null;
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      clip = clip || clipOf(el);
+      for (const r of range.getClientRects()) {
+        const cut = { left: Math.max(r.left, clip.left), top: Math.max(r.top, clip.top), right: Math.min(r.right, clip.right), bottom: Math.min(r.bottom, clip.bottom) };
+        if (cut.right - cut.left > 1 && cut.bottom - cut.top > 1) rects.push(cut);
+      }
+    }
+    if (rects.length && seen(el)) boxes.push({ el, rects, layer: layer(el) });
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.layer !== b.layer || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const hit = a.rects.some((ra) => b.rects.some((rb) =>
+        Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 2 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 2));
+      if (hit) problems.push(`${name(a.el)} overlaps ${name(b.el)}`);
+    }
+  }
+  return problems;
+}"""
+
+
+def overlap_check(page: Page, screen: str) -> None:
+    problems = page.evaluate(OVERLAPS)
     assert problems == [], f"{screen}: {problems}"

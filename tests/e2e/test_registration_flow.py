@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import FileChooser, Page, Request, expect
 
+from tests.e2e.conftest import SCAN_CHECK_MS
 from tests.e2e.flow_helpers import (
     accept_terms,
     axe_check,
@@ -87,7 +88,7 @@ def test_the_whole_flow_to_finish(
     log_in(page, address, flow)
     axe_check(page, "upload")
     upload(page, document("zlb-a.jpg"))
-    expect(page).to_have_url(re.compile(r"/validation/\d+"), timeout=20_000)
+    expect(page).to_have_url(re.compile(r"/validation/\d+"), timeout=SCAN_CHECK_MS)
     expect(page.get_by_text("Fahrzeugschein erfolgreich registriert")).to_be_visible()
     axe_check(page, "validation")
     page.get_by_test_id("validation-next").click()
@@ -113,7 +114,7 @@ def test_the_portal_partner_goes_to_the_portal_after_billing(phone: Page, partne
     accept_terms(phone)
     log_in(phone, address, "otp")
     upload(phone, document("zlb-a.jpg"))
-    phone.get_by_test_id("validation-next").click(timeout=20_000)
+    phone.get_by_test_id("validation-next").click(timeout=SCAN_CHECK_MS)
     billing(phone, "stadtwerk")
     expect(phone.get_by_test_id("portal-wait")).to_be_visible()
     phone.wait_for_url(re.compile(r"/portal/registrations"), timeout=10_000)
@@ -128,7 +129,7 @@ def test_the_b2b_flow(desktop: Page, partner_url: PartnerUrl) -> None:
     log_in(desktop, address, "otp", b2b=True)
     expect(desktop).to_have_url(re.compile(r"/b2b/upload"))
     upload(desktop, document("zlb-a.jpg"))
-    expect(desktop).to_have_url(re.compile(r"/b2b/validation"), timeout=20_000)
+    expect(desktop).to_have_url(re.compile(r"/b2b/validation"), timeout=SCAN_CHECK_MS)
     desktop.get_by_test_id("validation-next").click()
     expect(desktop).to_have_url(re.compile(r"/b2b/finish\?campaign=b2b-e2e"))
     expect(desktop.get_by_role("heading", level=1)).to_be_visible()
@@ -180,14 +181,14 @@ def test_a_non_document_is_refused_twice_then_accepted_for_the_back_office(
         expect(desktop.get_by_test_id("upload-choose")).to_be_enabled()
     expect(desktop.get_by_test_id("scan-retry-hint")).to_be_visible()
     upload(desktop, holiday)
-    expect(desktop).to_have_url(re.compile(r"/validation/\d+"), timeout=20_000)
+    expect(desktop).to_have_url(re.compile(r"/validation/\d+"), timeout=SCAN_CHECK_MS)
     assert ["skip_classifier" in body for body in uploads] == [False, False, True]
 
 
 def _to_billing(page: Page, partner_url: PartnerUrl) -> None:
     _logged_in_upload(page, partner_url)
     upload(page, document("zlb-a.jpg"))
-    page.get_by_test_id("validation-next").click(timeout=20_000)
+    page.get_by_test_id("validation-next").click(timeout=SCAN_CHECK_MS)
     expect(page).to_have_url(re.compile(r"/billing"))
 
 
@@ -302,7 +303,7 @@ def test_the_flow_works_with_the_keyboard_alone(desktop: Page, partner_url: Part
     expect(desktop).to_have_url(re.compile(r"/codevalidation"))
     # The code input has the focus on arrival: the six digits are typed straight away.
     expect(desktop.get_by_test_id("code-input")).to_be_focused()
-    desktop.keyboard.type(code_from(mail_to(address, after=sent)))
+    desktop.keyboard.type(code_from(mail_to(address, after=sent, matching="Bestätigungscode")))
     expect(desktop).to_have_url(re.compile(r"/upload"))
     _tab_to(desktop, "upload-choose")
     chosen: list[FileChooser] = []
@@ -316,4 +317,4 @@ def test_the_flow_works_with_the_keyboard_alone(desktop: Page, partner_url: Part
         desktop.wait_for_timeout(100)
     assert chosen, "Enter on 'Datei auswählen' opened no file chooser"
     chosen[0].set_files(document("zlb-a.jpg"))
-    expect(desktop).to_have_url(re.compile(r"/validation"), timeout=20_000)
+    expect(desktop).to_have_url(re.compile(r"/validation"), timeout=SCAN_CHECK_MS)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import requests
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.conftest import start_server
-from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import PHONE, SCAN_CHECK_MS
 from tests.e2e.flow_helpers import axe_check, document, upload
 from tests.e2e.test_portal import PASSWORD, PartnerUrl, register_and_sign_up
 
@@ -32,7 +32,7 @@ def test_a_second_vehicle_in_the_same_browser_is_prefilled_and_its_own(
     # logged in through the portal: no second login, straight to the upload
     expect(phone).to_have_url(re.compile(r"/upload"))
     upload(phone, document("zlb-second-vehicle.jpg", seed=11))
-    phone.get_by_test_id("validation-next").click(timeout=20_000)
+    phone.get_by_test_id("validation-next").click(timeout=SCAN_CHECK_MS)
 
     # the billing data of the first vehicle, the IBAN masked; nothing typed
     expect(phone.get_by_test_id("billing-first_name")).to_have_value("Anna")
@@ -42,9 +42,31 @@ def test_a_second_vehicle_in_the_same_browser_is_prefilled_and_its_own(
     axe_check(phone, "billing prefilled")
     phone.get_by_test_id("billing-review").click()
     expect(phone.get_by_test_id("billing-summary")).to_be_visible()
+    # The wait overlay shows 3 s before the portal loads: the portal's page is held back until
+    # axe has read the overlay (a held navigation keeps the current page alive).
+    held: list[Route] = []
+    portal = re.compile(r"/portal/registrations$")
+    phone.route(
+        portal,
+        lambda route: held.append(route) if route.request.is_navigation_request() else route.continue_(),
+    )
     phone.get_by_test_id("billing-submit").click()
+    # Read through the page itself: Playwright's locators wait for the held navigation.
+    # The message is announced: a visible status with text, not inside an aria-hidden backdrop.
+    phone.wait_for_function(
+        """() => {
+          const status = document.querySelector('[data-testid=portal-wait] [role=status]');
+          return Boolean(status && status.offsetParent && status.textContent.trim()
+            && !status.closest('[aria-hidden=true]'));
+        }"""
+    )
+    axe_check(phone, "portal wait overlay", settle=False)
+    while not held:
+        phone.wait_for_timeout(100)
+    held[0].continue_()
+    phone.unroute(portal)
 
-    expect(phone).to_have_url(re.compile(r"/portal/registrations$"), timeout=15_000)
+    expect(phone).to_have_url(portal, timeout=15_000)
     cards = phone.get_by_test_id("registration-card")
     expect(cards).to_have_count(2, timeout=10_000)
     texts = [cards.nth(index).inner_text() for index in range(2)]

@@ -4,7 +4,7 @@ the dashboard's figures."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -18,6 +18,7 @@ from operations.models import SingleDeal, SubPartner
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_application_move
 from staff.models import AuditEntry
+from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tests.factories import ApplicationFactory
 from tests.partner_staff import partner_session, staff_member
@@ -318,3 +319,46 @@ def test_the_dashboard_figures(viewer: Client) -> None:
         "scan_accepted": None,
         "billing_locked": 3,
     }
+
+
+def test_the_dashboard_counts_local_days_and_prices_each_vehicle_class(viewer: Client) -> None:
+    """Days are Europe/Berlin's (counted per UTC hour, summed per local day), in summer and in
+    winter time; an N1 application is priced by the fee table's N1 row, an unread class as M1."""
+    berlin = timezone.get_current_timezone()
+    year = YEAR - 1
+    moments = {
+        "late in summer": datetime(year, 7, 1, 23, 59, 59, 900000, tzinfo=berlin),  # 21:59:59.9 UTC
+        "early in summer": datetime(year, 7, 2, 0, 0, tzinfo=berlin),
+        "late in winter": datetime(year, 12, 1, 23, 30, tzinfo=berlin),
+        "early in winter": datetime(year, 12, 2, 0, 30, tzinfo=berlin),
+    }
+    with schema_context("p_stadtwerk"):
+        made = {}
+        for name, moment in moments.items():
+            made[name] = ApplicationFactory.create()
+            QuotaApplication.objects.filter(pk=made[name].pk).update(created_at=moment)
+        made["late in winter"].registration.vehicle_class = "N1"
+        made["late in winter"].registration.save(update_fields=["vehicle_class"])
+        made["early in winter"].registration.vehicle_class = ""
+        made["early in winter"].registration.save(update_fields=["vehicle_class"])
+        for application in (made["late in winter"], made["early in winter"]):
+            for status in ("qa_entered", "qa_picked_up", "qa_sent_to_uba", "qa_accepted"):
+                quota_application_move(application=application, status=status, actor=None)
+        config = PartnerConfig.model_validate(Partner.objects.get(subdomain="stadtwerk").config)
+        fees = {(row.legislation_year, row.vehicle_class): row for row in config.fees}
+
+    body = call(viewer, "get", f"stats/?created_from={year}-01-01&created_to={year}-12-31").json()
+
+    assert body["per_day"] == [
+        {"date": f"{year}-07-01", "count": 1},
+        {"date": f"{year}-07-02", "count": 1},
+        {"date": f"{year}-12-01", "count": 1},
+        {"date": f"{year}-12-02", "count": 1},
+    ]
+    year_of = made["late in winter"].legislation_year
+    gross = Decimal(0)
+    for vehicle_class in ("N1", "M1"):
+        row = fees[(year_of, vehicle_class)]
+        gross += (row.client_fee * (1 + row.vat_percentage / 100)).quantize(Decimal("0.01"))
+    assert fees[(year_of, "N1")].client_fee != fees[(year_of, "M1")].client_fee
+    assert body["payouts"]["owed_gross"] == str(gross)

@@ -10,18 +10,22 @@ from typing import Any
 
 import pytest
 import xmlschema
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from billing.models import Client as BillingClient
+from config import crypto
 from operations.models import SettlementBatch, SettlementItem
 from operations.sepa import XSD_DIR
+from privacy.models import RetainedPayout
 from quota.models import QuotaApplication, QuotaStatus
 from quota.selectors import status_timeline
 from staff.models import AuditEntry
 from tenants.models import Partner
 from tests.factories import ApplicationFactory, UserFactory
 from tests.operations.conftest import API, HOST, OTHER_HOST, SessionFactory, money_config
+from tests.privacy.conftest import tables_text
 
 pytestmark = pytest.mark.django_db
 BATCHES = API + "settlement_batches/"
@@ -109,6 +113,46 @@ def test_a_batch_by_filter_and_a_second_batch_never_takes_the_same_application(
     assert {item["application"]["id"] for item in first.json()["items"]} == {a.pk for a in this_year}
     assert statuses(older) == [QuotaStatus.TO_PAY]
     assert second.status_code == 400 and second.json()["error_code"] == "SETTLE002"
+
+
+def test_a_batch_of_the_rows_selected_in_the_grid_leaves_the_other_payable_ones(
+    autohaus: Partner, admin: Client
+) -> None:
+    # given: three applications to pay, two of them selected in the applications grid
+    chosen, also_chosen, not_chosen = to_pay(), to_pay(), to_pay()
+
+    # when
+    created = post(admin, BATCHES, {"ids": [chosen.pk, also_chosen.pk], "execution_date": "2099-01-02"})
+
+    # then: exactly the selection, on the date asked for; the third still waits for a batch
+    assert created.status_code == 201, created.content
+    body = created.json()
+    assert {item["application"]["id"] for item in body["items"]} == {chosen.pk, also_chosen.pk}
+    assert body["skipped"] == [] and body["execution_date"] == "2099-01-02"
+    assert statuses(chosen, also_chosen, not_chosen) == [
+        QuotaStatus.TO_SETTLE,
+        QuotaStatus.TO_SETTLE,
+        QuotaStatus.TO_PAY,
+    ]
+    # a selection together with a filter: only the selected rows the filter also matches
+    van = to_pay(registration__vehicle_class="N1")
+    both = post(admin, BATCHES, {"ids": [not_chosen.pk, van.pk], "filters": {"vehicle_class": "N1"}})
+    assert both.status_code == 201, both.content
+    assert [item["application"]["id"] for item in both.json()["items"]] == [van.pk]
+    assert statuses(not_chosen, van) == [QuotaStatus.TO_PAY, QuotaStatus.TO_SETTLE]
+
+
+def test_a_selection_beyond_the_batch_limit_is_refused_before_anything_moves(
+    autohaus: Partner, admin: Client
+) -> None:
+    application = to_pay()
+
+    refused = post(admin, BATCHES, {"ids": [application.pk] + list(range(10**6, 10**6 + 10_000))})
+    empty = post(admin, BATCHES, {"ids": []})
+
+    assert refused.status_code == 400 and empty.status_code == 400
+    assert statuses(application) == [QuotaStatus.TO_PAY]
+    assert not SettlementBatch.objects.exists()
 
 
 def test_without_any_payable_application_nothing_is_created(autohaus: Partner, admin: Client) -> None:
@@ -429,3 +473,182 @@ def test_the_list_query_count_does_not_grow_with_the_batches(autohaus: Partner, 
 
     assert four == one
     assert admin.get(BATCHES, HTTP_HOST=HOST).json()["results"][0]["totals"]["all"]["gross"] == "170.00"
+
+
+def test_the_batch_screen_shows_the_stored_mask_and_decrypts_no_iban(
+    autohaus: Partner, admin: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: a batch of three bank transfers and a charge card
+    sepa = [to_pay(), to_pay(client__account_iban="FR1420041010050500013M02606"), to_pay()]
+    card = to_pay(client__account_iban="", client__account_name="", client__charge_card="LK-4711")
+    batch = _batch(admin, *sepa, card)
+    failing = batch["items"][0]
+    # every decryption from here on is counted, with the column it was for
+    decrypted: list[str] = []
+    real = crypto.field_decrypt
+
+    def counting(token: str, *, where: str = "") -> str:
+        decrypted.append(where)
+        return real(token, where=where)
+
+    monkeypatch.setattr(crypto, "field_decrypt", counting)
+
+    # when: the screen lists the batch, an item fails and its owner's IBAN is corrected
+    detail = admin.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=HOST)
+    listed = list(decrypted)
+    failed = post(admin, f"{BATCHES}{batch['id']}/items/{failing['id']}/fail/", {"reason": "AC04"})
+    post(
+        admin,
+        f"{BATCHES}{batch['id']}/items/{failing['id']}/iban/",
+        {"account_iban": "DE02120300000000202051"},
+    )
+    after = admin.get(f"{BATCHES}{batch['id']}/", HTTP_HOST=HOST).json()
+
+    # then: the list decrypted only the charge card the partner credits, no IBAN, no billing data
+    assert detail.status_code == 200
+    assert listed == ["operations_settlementitem.charge_card"]
+    body = detail.json()
+    masks = {item["application"]["id"]: item["iban_masked"] for item in body["items"]}
+    assert masks == {
+        sepa[0].pk: "DE89 **** **** **** **30 00",
+        sepa[1].pk: "FR14 **** **** **** **** ***2 606",
+        sepa[2].pk: "DE89 **** **** **** **30 00",
+    }
+    assert body["charge_card_items"][0]["charge_card"] == "LK-4711"
+    assert failed.status_code == 200 and failed.json()["iban_masked"] == "DE89 **** **** **** **30 00"
+    # the failed item keeps the account it was paid to; the owner's billing data has the new one
+    assert after["items"][0]["iban_masked"] == "DE89 **** **** **** **30 00"
+    assert (
+        BillingClient.objects.get(pk=sepa[0].client_id).account_iban_masked == "DE02 **** **** **** **20 51"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT iban, iban_masked FROM operations_settlementitem WHERE id = %s", [failing["id"]]
+        )
+        raw, mask = cursor.fetchone()
+    assert "DE89" not in raw and mask == "DE89 **** **** **** **30 00"  # the IBAN itself stays encrypted
+
+
+ANNA = {"email": "anna@example.de", "first_name": "Anna", "last_name": "Annamann"}
+ANNA_IBAN = "DE02120300000000202051"
+ANNA_PERSONAL = ("anna@example.de", "Annamann", "Geheimweg", ANNA_IBAN)
+
+
+def _anna() -> tuple[QuotaApplication, QuotaApplication]:
+    """Anna with two vehicles: her billing data (name, street, her own IBAN) on both."""
+    owner = UserFactory.create(username=ANNA["email"], **ANNA)
+    billing = {
+        "client__first_name": "Anna",
+        "client__last_name": "Annamann",
+        "client__account_name": "Anna Annamann",
+        "client__street_name": "Geheimweg",
+        "client__account_iban": ANNA_IBAN,
+    }
+    return to_pay(registration__owner=owner, **billing), to_pay(registration__owner=owner, **billing)
+
+
+def _erase_by_mail(admin: Client) -> Any:
+    return post(
+        admin, API + "privacy/erasure/", {"email": ANNA["email"], "reference": "Brief vom 3. November"}
+    )
+
+
+def _sepa_transactions(response: Any) -> list[Any]:
+    root = ET.fromstring(response.content)  # noqa: S314 - our own server's file
+    return root.findall(".//p:CdtTrfTxInf", {"p": NS["09"]})
+
+
+def test_a_paid_owner_is_erased_by_mail_and_the_batches_keep_the_items_pseudonymised(
+    autohaus: Partner, admin: Client
+) -> None:
+    # given: Anna paid in a settled batch (with a returned transfer whose reason names her),
+    # and her second vehicle waiting in a NEW batch beside Bert's
+    paid, waiting = _anna()
+    bert_paid, bert_waiting = to_pay(), to_pay()
+    settled = _batch(admin, paid, bert_paid)
+    assert post(admin, f"{BATCHES}{settled['id']}/mark_paid/").status_code == 200
+    hers = next(i for i in settled["items"] if i["application"]["id"] == paid.pk)
+    returned = post(
+        admin,
+        f"{BATCHES}{settled['id']}/items/{hers['id']}/fail/",
+        {"reason": "Rückläufer: Konto von Anna Annamann erloschen"},
+    )
+    assert returned.status_code == 200, returned.content
+    new = _batch(admin, waiting, bert_waiting)
+    totals_before = admin.get(f"{BATCHES}{settled['id']}/", HTTP_HOST=HOST).json()["totals"]
+
+    # when: a partner admin erases her on a request by mail
+    preview = post(admin, API + "privacy/erasure/preview/", {"email": ANNA["email"]})
+    erased = _erase_by_mail(admin)
+
+    # then: done, and nothing of her is left in any table of the partner's schema
+    assert preview.status_code == 200 and preview.json()["settlement_items_kept"] == 2
+    assert erased.status_code == 200, erased.content
+    counts = erased.json()["counts"]
+    assert counts["settlement items kept pseudonymised"] == 2
+    assert counts["settlement items not paid (erased)"] == 1
+    rows = tables_text()
+    for value in ANNA_PERSONAL:
+        assert value not in rows, value
+    assert "Anna Annamann" not in rows
+    # the settled batch still lists her item, without name or application, with its amounts
+    detail = admin.get(f"{BATCHES}{settled['id']}/", HTTP_HOST=HOST).json()
+    item = next(i for i in detail["items"] if i["id"] == hers["id"])
+    assert item["erased"] is True and item["payee_name"] == "" and item["owner_type"] is None
+    assert item["application"] == {
+        "id": None,
+        "sequence": paid.registration.sequence,
+        "legislation_year": paid.legislation_year,
+        "status": None,
+        "status_label": "Gelöscht",
+    }
+    assert (item["net"], item["gross"], item["status"]) == ("85.00", "85.00", "failed")
+    assert item["iban_masked"] == "DE02 **** **** **** **20 51" and item["failure_reason"] == ""
+    assert detail["totals"] == totals_before
+    kept = SettlementItem.objects.get(pk=hers["id"])
+    assert kept.iban == ANNA_IBAN and kept.pseudonym and kept.erased_at  # as paid, encrypted at rest
+    assert RetainedPayout.objects.filter(pseudonym=kept.pseudonym).count() == 2
+    # the NEW batch: her item is not paid; the SEPA file pays Bert only and says so
+    waiting_detail = admin.get(f"{BATCHES}{new['id']}/", HTTP_HOST=HOST).json()
+    not_paid = next(i for i in waiting_detail["items"] if i["erased"])
+    assert not_paid["status"] == "failed" and "Art. 17 DSGVO" in not_paid["failure_reason"]
+    assert waiting_detail["totals"]["sepa"] == {"count": 1, "net": "85.00", "vat": "0.00", "gross": "85.00"}
+    xml = admin.get(f"{BATCHES}{new['id']}/sepa.xml", HTTP_HOST=HOST)
+    assert xml.status_code == 200 and xml["X-Erased-Items"] == "1"
+    transactions = _sepa_transactions(xml)
+    assert len(transactions) == 1
+    assert f"{bert_waiting.registration.sequence}/" in ET.tostring(transactions[0], encoding="unicode")
+    # marking it paid pays Bert; her item stays failed
+    paid_out = post(admin, f"{BATCHES}{new['id']}/mark_paid/")
+    assert paid_out.status_code == 200, paid_out.content
+    assert statuses(bert_waiting) == [QuotaStatus.PAID]
+    assert SettlementItem.objects.get(pk=not_paid["id"]).status == SettlementItem.Status.FAILED
+
+
+def test_an_erased_owners_item_cannot_get_a_new_iban_nor_be_paid(autohaus: Partner, admin: Client) -> None:
+    # given: Anna's two vehicles, one paid in a settled batch, one alone in a NEW batch
+    paid, waiting = _anna()
+    settled = _batch(admin, paid)
+    assert post(admin, f"{BATCHES}{settled['id']}/mark_paid/").status_code == 200
+    alone = _batch(admin, waiting)
+    assert _erase_by_mail(admin).status_code == 200
+
+    # when
+    xml = admin.get(f"{BATCHES}{alone['id']}/sepa.xml", HTTP_HOST=HOST)
+    corrected = post(
+        admin,
+        f"{BATCHES}{alone['id']}/items/{alone['items'][0]['id']}/iban/",
+        {"account_iban": "DE89370400440532013000", "account_name": "Anna Annamann"},
+    )
+    returned = post(
+        admin, f"{BATCHES}{settled['id']}/items/{settled['items'][0]['id']}/fail/", {"reason": "AC04"}
+    )
+
+    # then: no file (nothing to pay to anyone), no new IBAN; a returned transfer is still recorded
+    assert xml.status_code == 400 and xml.json()["error_code"] == "SETTLE012"
+    assert xml.json()["erased_items"] == 1 and "Art. 17 DSGVO" in xml.json()["detail"]
+    assert corrected.status_code == 400 and corrected.json()["error_code"] == "SETTLE012"
+    assert corrected.json()["detail"].startswith("Die Daten dieses Halters wurden gelöscht")
+    assert "Anna Annamann" not in tables_text()
+    assert returned.status_code == 200, returned.content
+    assert returned.json()["status"] == "failed" and returned.json()["erased"] is True

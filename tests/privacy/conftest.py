@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db import connection
 from django_tenants.utils import schema_context
 
 from accounts.models import LoginCode, User
@@ -21,6 +22,18 @@ HOST = "autohaus.localhost"
 def media(tmp_path: Any, settings: Any) -> Any:
     settings.MEDIA_ROOT = tmp_path
     return tmp_path
+
+
+def tables_text(schema: str = "p_autohaus") -> str:
+    """Every row of every table of the partner's schema, as text (encrypted columns stay
+    tokens: a plain value found here is stored in clear)."""
+    chunks = []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", [schema])
+        for (table,) in cursor.fetchall():
+            cursor.execute(f'SELECT t::text FROM "{schema}"."{table}" t')  # noqa: S608 - names from the catalogue
+            chunks += [row[0] for row in cursor.fetchall()]
+    return "\n".join(chunks)
 
 
 def bearer(user: User, subdomain: str = "autohaus") -> dict[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,16 @@ import pytest
 from django.core import mail
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
+from operations.models import SettlementBatch, SettlementItem
 from privacy.models import RetainedPayout
 from privacy.signals import erasure
-from tests.privacy.conftest import HOST, bearer, owner_with_everything
+from quota.models import QuotaApplication
+from staff.models import AuditEntry
+from tests.privacy.conftest import HOST, bearer, owner_with_everything, tables_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_autohaus")]
 REQUEST = "/api/end_user_portal/erasure/"
@@ -32,18 +36,6 @@ def _code() -> str:
     match = re.search(r"\b(\d{6})\b", str(mail.outbox[-1].body))
     assert match
     return match.group(1)
-
-
-def _tables_text() -> str:
-    """Every row of every table of the partner's schema, as text (encrypted columns stay
-    tokens: a plain value found here is stored in clear)."""
-    chunks = []
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = %s", ["p_autohaus"])
-        for (table,) in cursor.fetchall():
-            cursor.execute(f'SELECT t::text FROM p_autohaus."{table}" t')  # noqa: S608 - names from the catalogue
-            chunks += [row[0] for row in cursor.fetchall()]
-    return "\n".join(chunks)
 
 
 def _files_text(root: Path) -> bytes:
@@ -83,7 +75,7 @@ def test_the_owner_erases_with_the_mailed_code_and_nothing_personal_remains(
     # then: gone from every table and file; the payout record is kept without personal data
     assert done.status_code == 200, done.content
     assert done.json()["detail"] == "Ihr Konto und Ihre Daten wurden gelöscht."
-    rows = _tables_text()
+    rows = tables_text()
     for value in PERSONAL:
         assert value not in rows, value
     assert "bert@example.de" in rows  # the other owner is untouched
@@ -149,6 +141,10 @@ def test_a_partner_admin_erases_on_a_mailed_request_audited(
         len(audit) == 1 and "autohaus" in audit[0].getMessage() and "registrations 1" in audit[0].getMessage()
     )
     assert "anna@example.de" not in caplog.text
+    entry = AuditEntry.objects.get(action="privacy.erasure")
+    assert entry.actor_label == "System" and entry.after is not None
+    assert entry.after["reference"].startswith("manage.py privacy_erase (operator ")
+    assert entry.after["counts"]["registrations"] == 1
     with pytest.raises(CommandError):
         call_command("privacy_erase", partner="autohaus", email="nobody@example.de", yes=True, stdout=out)
 
@@ -159,3 +155,49 @@ def test_staff_accounts_are_not_erased_by_the_command() -> None:
         call_command(
             "privacy_erase", partner="autohaus", email="staff@example.de", yes=True, stdout=io.StringIO()
         )
+
+
+def test_an_owner_paid_in_a_settlement_batch_erases_in_the_portal_and_the_item_is_kept_pseudonymised(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given: Anna paid out in a settled batch (payee name and IBAN on the item, as paid)
+    anna = owner_with_everything("anna@example.de", "DE89370400440532013000", paid=True)
+    application = QuotaApplication.objects.select_related("registration").get(registration__owner=anna)
+    batch = SettlementBatch.objects.create(
+        reference="THG-20250102-1",
+        execution_date=timezone.localdate(),
+        status=SettlementBatch.Status.SETTLED,
+        paid_at=timezone.now(),
+    )
+    item = SettlementItem.objects.create(
+        batch=batch, application=application, owner=anna, sequence=application.registration.sequence,
+        legislation_year=application.legislation_year, method=SettlementItem.Method.SEPA,
+        status=SettlementItem.Status.PAID, net=Decimal("85.00"), vat_percent=Decimal("0.00"),
+        vat=Decimal("0.00"), gross=Decimal("85.00"), payee_name="Ina Annamann",
+        iban="DE89370400440532013000", end_to_end_id="THG1-1-2025",
+    )  # fmt: skip
+    auth = bearer(anna)
+
+    # when she erases with the mailed code
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(REQUEST, HTTP_HOST=HOST, headers=auth).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        done = client.post(
+            CONFIRM, {"code": _code()}, content_type="application/json", HTTP_HOST=HOST, headers=auth
+        )
+
+    # then: erased; the item stays with its batch, amounts and IBAN as paid, without her
+    assert done.status_code == 200, done.content
+    rows = tables_text()
+    for value in PERSONAL:
+        assert value not in rows, value
+    kept = SettlementItem.objects.get(pk=item.pk)
+    assert (kept.application_id, kept.owner_id, kept.payee_name) == (None, None, "")
+    assert (kept.gross, kept.status, kept.sequence) == (
+        Decimal("85.00"),
+        "paid",
+        application.registration.sequence,
+    )
+    assert kept.iban == "DE89370400440532013000"  # encrypted at rest (not in `rows`)
+    assert kept.pseudonym == RetainedPayout.objects.get().pseudonym
+    assert not User.objects.filter(pk=anna.pk).exists()

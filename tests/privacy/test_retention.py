@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from accounts.models import LoginCode, LoginLink
 from billing.models import Client
+from operations.models import SettlementBatch, SettlementItem
 from privacy.models import DataExport, RetainedPayout
 from privacy.tasks import retention_run
 from quota.models import QuotaApplication, QuotaStatus
@@ -111,3 +114,61 @@ def test_the_periods_are_settings(settings: Any, django_capture_on_commit_callba
         retention_run("p_autohaus")
 
     assert not BevRegistration.objects.filter(pk=registration.pk).exists()
+
+
+def _batch_item(application: QuotaApplication, *, created: datetime, paid: datetime | None) -> SettlementItem:
+    batch = SettlementBatch.objects.create(
+        reference="THG-test",
+        execution_date=created.date(),
+        status=SettlementBatch.Status.SETTLED if paid else SettlementBatch.Status.NEW,
+        paid_at=paid,
+    )
+    SettlementBatch.objects.filter(pk=batch.pk).update(created_at=created)
+    return SettlementItem.objects.create(
+        batch=batch,
+        application=application,
+        owner=application.registration.owner,
+        sequence=application.registration.sequence,
+        legislation_year=application.legislation_year,
+        method=SettlementItem.Method.SEPA,
+        net=Decimal("85.00"),
+        vat_percent=Decimal("0.00"),
+        vat=Decimal("0.00"),
+        gross=Decimal("85.00"),
+        payee_name="Ina Beispiel",
+        iban="DE89370400440532013000",
+        end_to_end_id=f"THG{batch.pk}-{application.registration.sequence}",
+    )
+
+
+def test_settlement_batches_are_kept_to_the_end_of_the_payout_period_and_survive_their_applications(
+    django_capture_on_commit_callbacks: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    # given: batches paid in the last year past the period, in the first year within it, one
+    # never paid made past the period, and a failed payout whose application was refused long ago
+    year = timezone.localdate().year - settings.RETENTION_PAYOUT_YEARS
+    zone = timezone.get_current_timezone()
+    application = ApplicationFactory.create(status=QuotaStatus.PAID)
+    past = _batch_item(application, created=datetime(year - 1, 12, 1, tzinfo=zone),
+                       paid=datetime(year - 1, 12, 31, 12, tzinfo=zone))  # fmt: skip
+    within = _batch_item(application, created=datetime(year - 1, 12, 1, tzinfo=zone),
+                         paid=datetime(year, 1, 1, 12, tzinfo=zone))  # fmt: skip
+    never_paid = _batch_item(application, created=datetime(year - 1, 6, 1, tzinfo=zone), paid=None)
+    refused = ApplicationFactory.create(status=QuotaStatus.REJECTED_BY_PARTNER)
+    _aged(QuotaApplication, refused.pk, "updated_at", 91 * DAY)
+    failed = _batch_item(refused, created=timezone.now() - 200 * DAY, paid=timezone.now() - 199 * DAY)
+
+    # when
+    with caplog.at_level(logging.INFO), django_capture_on_commit_callbacks(execute=True):
+        retention_run("p_autohaus")
+
+    # then: the batches past the period went with their items; the others stay, the failed
+    # payout's item without its (deleted) application but with its number, year and amount
+    assert not SettlementItem.objects.filter(pk__in=[past.pk, never_paid.pk]).exists()
+    assert SettlementItem.objects.filter(pk=within.pk).exists()
+    assert not QuotaApplication.objects.filter(pk=refused.pk).exists()
+    kept = SettlementItem.objects.get(pk=failed.pk)
+    assert kept.application_id is None and kept.gross == Decimal("85.00")
+    assert (kept.sequence, kept.legislation_year) == (refused.registration.sequence, refused.legislation_year)
+    line = next(r.getMessage() for r in caplog.records if r.getMessage().startswith("retention run"))
+    assert "settlement batches 2" in line and "refused applications 1" in line

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from operations.models import SingleDeal, SubPartner
+from quota import partner_selectors as selectors
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from quota.services import quota_application_move
 from staff.models import AuditEntry
@@ -151,6 +152,8 @@ def test_the_list_pages_newest_first_with_the_contracts_row(viewer: Client, rows
         ({"q": "wvwzzz1kzemil"}, ["emil"]),
         ({"q": "sequence:clara"}, ["clara"]),
         ({"q": "niemand"}, []),
+        ({"q": "EMAIL-OF:clara"}, ["clara"]),
+        ({"q": "EMAIL-PART:dora Dietz"}, ["dora"]),
     ],
 )
 def test_filters_and_search(
@@ -162,9 +165,67 @@ def test_filters_and_search(
             params[key] = rows[params[key]].pk
     if params.get("q", "").startswith("sequence:"):
         params["q"] = str(rows[params["q"].split(":")[1]].registration.sequence)
+    if params.get("q", "").startswith("EMAIL-"):
+        # the owner's whole address, or a middle part of it beside a word of the name
+        kind, rest = params["q"].split(":", 1)
+        name, *more = rest.split()
+        with schema_context("p_stadtwerk"):
+            address = rows[name].registration.owner.email
+        params["q"] = " ".join([address if kind == "EMAIL-OF" else address.split("@")[0][2:].upper(), *more])
     response = get(viewer, page_size=100, **params)
     assert ids(response) == [rows[name].pk for name in expected]
     assert response.json()["count"] == len(expected)
+
+
+def test_counts_are_exact_from_the_rollup_and_a_large_search_is_estimated(
+    viewer: Client, rows: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a limit below the five applications
+    monkeypatch.setattr(selectors, "COUNT_EXACT_UP_TO", 3)
+    # when
+    listed = get(viewer, page_size=2).json()
+    filtered = get(viewer, page_size=2, vehicle_class="M1", legislation_year=YEAR).json()
+    dated = get(
+        viewer, page_size=2, created_from=(timezone.localdate() - timedelta(days=1)).isoformat()
+    ).json()
+    searched = get(viewer, page_size=2, q="WVWZZZ1KZ").json()
+    narrow = get(viewer, page_size=2, q="Albers").json()
+    past_the_end = get(viewer, page_size=2, page=9).json()
+    past_the_end_searched = get(viewer, page_size=2, page=9, q="WVWZZZ1KZ").json()
+    # then: without a search the rollups count exactly, whatever the number
+    # (quota.models.ApplicationCount; with a date range ApplicationDayCount)
+    assert listed == {**listed, "count": 5, "count_exact": True} and len(listed["results"]) == 2
+    every = get(viewer, page_size=100, vehicle_class="M1", legislation_year=YEAR).json()["results"]
+    assert filtered == {**filtered, "count": len(every), "count_exact": True} and 3 <= len(every) < 5
+    assert dated == {**dated, "count": 2, "count_exact": True}
+    # a search above the limit shows the planner's estimate (of a test table: any number, at
+    # least the limit); below it, the exact count
+    assert searched["count_exact"] is False and searched["count"] >= 3 and len(searched["results"]) == 2
+    assert narrow == {**narrow, "count": 1, "count_exact": True}
+    assert past_the_end == {**past_the_end, "count": 5, "count_exact": True, "results": []}
+    assert past_the_end_searched == {**past_the_end_searched, "count": 5, "count_exact": True, "results": []}
+
+
+def test_the_search_indexes_exist_where_the_server_has_pg_trgm() -> None:
+    """config.trigram: the extension (in public) and the GIN indexes in every partner schema
+    where the server offers pg_trgm; neither where it does not (the embedded server)."""
+    names = {"accounts_user_email_trgm", "billing_client_first_trgm", "billing_client_last_trgm",
+             "billing_client_business_trgm", "registrations_vin_trgm"}  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_trgm'")
+        available = cursor.fetchone()[0] == 1
+        cursor.execute(
+            "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE extname = 'pg_trgm'"
+        )
+        installed = [row[0] for row in cursor.fetchall()]
+        cursor.execute(
+            "SELECT schemaname, indexname FROM pg_indexes WHERE indexname = ANY(%s) AND schemaname IN ('p_stadtwerk', 'partner_template')",
+            [list(names)],
+        )
+        found = set(cursor.fetchall())
+    assert installed == (["public"] if available else [])
+    expected = {(schema, name) for schema in ("p_stadtwerk", "partner_template") for name in names}
+    assert found == (expected if available else set())
 
 
 def test_the_date_range_counts_whole_days(viewer: Client, rows: dict[str, Any]) -> None:
@@ -433,3 +494,38 @@ def test_partner_a_ids_on_partner_b_are_404_and_b_staff_see_nothing_of_a(rows: d
         assert QuotaApplication.objects.get(pk=anna.pk).status == "qa_created"
     # and a session of B is nobody on A's host
     assert get(other, host=HOST).status_code == 401
+
+
+def test_a_prepared_page_is_planned_anew_in_another_partners_schema(rows: dict[str, Any]) -> None:
+    """The list's statement is prepared on the connection (planned once, then run with new
+    parameters); the same text in another partner's schema on the same connection must read
+    that schema's tables, never through the first one's plan."""
+    filters = selectors.ApplicationFilters()
+    with schema_context("p_autohaus"):
+        own = ApplicationFactory.create(client__last_name="Autohauskunde")
+    pages = []
+    for _ in range(3):  # alternating on one connection, each statement prepared
+        for schema in ("p_stadtwerk", "p_autohaus"):
+            with schema_context(schema):
+                pages.append(
+                    (
+                        schema,
+                        selectors.application_page(
+                            filters=filters, ordering="-created_at", page=1, page_size=10
+                        ),
+                    )
+                )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements")
+        assert cursor.fetchone()[0] >= 1  # the page really was a prepared statement
+    expected = {}
+    for schema in ("p_stadtwerk", "p_autohaus"):
+        with schema_context(schema):
+            expected[schema] = set(
+                QuotaApplication.objects.order_by("-created_at", "-pk").values_list("pk", flat=True)[:10]
+            )
+    assert own.pk in expected["p_autohaus"] and rows["emil"].pk in expected["p_stadtwerk"]
+    assert expected["p_autohaus"] != expected["p_stadtwerk"]
+    for schema, page in pages:
+        ids = {row[0] for row in page.rows}
+        assert ids == expected[schema], (schema, ids)

@@ -11,6 +11,7 @@ import random
 import pytest
 from PIL import Image
 
+from registrations import reader
 from registrations.errors import ScanRejected
 from registrations.intake import scan_prepare
 from registrations.reader import (
@@ -158,6 +159,41 @@ def test_blank_and_dark_photos_are_imgc003() -> None:
         with pytest.raises(ScanRejected) as refused:
             document_check(read(sample.data))
         assert refused.value.code == "IMGC003"
+
+
+def test_a_picture_without_writing_is_refused_before_any_page_search_or_ocr(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # blank, dark, a car: nothing character-sized stands out, so nothing is searched or read
+    # (Tesseract's page run on the noise of a dark photo took a minute)
+    def not_reached(*args: object, **kwargs: object) -> None:
+        raise AssertionError("searched or read a picture without writing")
+
+    monkeypatch.setattr(reader, "straighten", not_reached)
+    monkeypatch.setattr(reader, "_ocr_text", not_reached)
+    monkeypatch.setattr(reader.ocr, "read_line", not_reached)
+    for sample in [realistic.wrong_sample(seed, "blank") for seed in range(4)] + [
+        realistic.wrong_sample(0, "carphoto")
+    ]:
+        reading = read(sample.data)
+        assert (reading.is_zlb, reading.readable, reading.kind) == (False, False, "empty"), sample.name
+
+
+def test_writing_is_told_from_blank_paper_and_from_a_table_around_the_document() -> None:
+    image, _ = clean_document(4)
+    assert reader._marks(image) >= reader.MIN_MARKS
+    blank = scan_prepare(realistic.wrong_sample(1, "blank").data, **LIMITS).image
+    assert reader._marks(blank) < reader.MIN_MARKS
+    # the text around the form on a web page is read; wood grain around a photo is not text
+    web = scan_prepare(realistic.wrong_sample(0, "webpage").data, **LIMITS).image
+    page = reader.straighten(web)
+    assert page.quad is not None
+    assert reader._marks(web, page.quad, contrast=50) >= reader.OUTSIDE_MARKS
+    for seed in (2, 5):  # wood grain and cloth around the document (the most marks measured)
+        photo = scan_prepare(realistic.zb1_sample(seed, "phone").data, **LIMITS).image
+        page = reader.straighten(photo)
+        if page.quad is not None:
+            assert reader._marks(photo, page.quad, contrast=50) < reader.OUTSIDE_MARKS, seed
 
 
 def test_teil_ii_is_never_taken_for_teil_i() -> None:

@@ -48,6 +48,27 @@ def test_a_turned_phone_photo_is_accepted_with_its_fields_read(
     assert str(registration.first_registration) == f"{year}-{month}-{day}"
     assert registration.energy_code == "0004" and registration.is_electric is True
     assert registration.vehicle_class == expected["J"]
+    # every field the reader stored is the printed one, with its confidence; what it could not
+    # validate is listed as unread (and then flagged), never stored wrong
+    stored = {
+        "E": registration.vin,
+        "I": registration.registration_date.strftime("%d.%m.%Y") if registration.registration_date else "",
+        "D.1": registration.make,
+        "D.3": registration.model,
+        "A": registration.plate,
+        "2.1": registration.maker_key,
+        "P.3": registration.fuel,
+    }
+    for code, value in stored.items():
+        if value:
+            assert value == expected[code].upper(), code
+            assert 0 < registration.confidence[code] <= 1, code
+        else:
+            assert code not in registration.confidence, code
+    assert registration.confidence["B"] > 0 and registration.confidence["10"] > 0
+    assert registration.confidence["J"] > 0
+    assert registration.needs_review == bool(registration.unread)
+    assert set(registration.unread) <= {"E", "B", "I", "J", "10", "A"}
 
 
 def test_a_teil_ii_photo_is_refused(

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management import call_command
 
 FIXTURES = Path(__file__).resolve().parents[2] / "storybook" / "fixtures"
@@ -23,3 +25,12 @@ def test_the_committed_fixtures_are_what_the_compiler_makes(tmp_path: Path) -> N
 def test_a_partner_is_exported_by_its_subdomain(tmp_path: Path, db: None) -> None:
     call_command("export_partner_fixtures", "stadtwerk", out=str(tmp_path), stdout=open("/dev/null", "w"))  # noqa: SIM115
     assert '"kind": "utility"' in (tmp_path / "partner-stadtwerk.json").read_text(encoding="utf-8")
+
+
+def test_the_stories_scan_limits_are_the_servers_defaults() -> None:
+    # The stories' answers name the scan limits (IMGC001's message shows them): the server's own.
+    handlers = (Path(__file__).resolve().parents[2] / "web" / "src" / "stories" / "handlers.ts").read_text()
+    limits = re.search(r"SCAN_LIMITS = \{ min_size: ([\d_]+), max_pixels: ([\d_]+) \}", handlers)
+    assert limits, "web/src/stories/handlers.ts has no SCAN_LIMITS"
+    story = (int(limits.group(1)), int(limits.group(2)))
+    assert story == (settings.SCAN_MIN_SIZE, settings.SCAN_MAX_PIXELS)

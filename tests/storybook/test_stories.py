@@ -1,12 +1,18 @@
 """Every story of the built Storybook in Chromium: it renders (play functions included)
-without a console error, has no serious or critical axe violation, and leaves a screenshot
-under var/storybook-shots/ (not committed). `make test` builds Storybook first."""
+without a console error, has no serious or critical axe violation, lays out at 320, 390 and
+1440 px, and looks as its pictures in tests/storybook/baselines/ at phone and desktop (the
+pictures taken land under var/storybook-shots/, not committed). `make test` builds Storybook
+first."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import http.server
+import io
 import json
+import os
+import re
 import threading
 import urllib.error
 import urllib.request
@@ -14,10 +20,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Response, sync_playwright
+from PIL import Image, ImageChops
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Response,
+    ViewportSize,
+    sync_playwright,
+)
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS, DESKTOP, PHONE
-from tests.e2e.flow_helpers import axe_check
+from tests.e2e.flow_helpers import FINISH_TRANSITIONS, axe_check, layout_check, overlap_check
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "storybook-static"
@@ -111,10 +126,10 @@ def test_there_is_a_story_for_every_screen() -> None:
 
 @pytest.mark.parametrize("story", STORIES, ids=[str(s["id"]) for s in STORIES])
 def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str, chromium: Browser) -> None:
-    desktop = "desktop" in (story.get("tags") or [])  # type: ignore[operator]
-    context = chromium.new_context(viewport=DESKTOP if desktop else PHONE, locale="de-DE")
+    context = _context(chromium, DESKTOP if _is_desktop(story) else PHONE)
     page: Page = context.new_page()
     errors: list[str] = []
+    looks: list[str] = []
 
     def on_response(response: Response) -> None:
         # An error answer a story asks MSW for (wrong code, invalid link) is its state, not a
@@ -136,16 +151,241 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         state = page.evaluate("() => window.__story")
         assert state == "rendered", state
         page.wait_for_timeout(300)  # transitions settle before the picture
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{story['id']}.png"), full_page=True)
-        # A loading story keeps its request open: no waiting for the network to go idle.
+        # MUI X's grid measures before it renders its rows: a grid caught between the two has
+        # no row yet (axe: aria-required-children). Wait for the rows it will show.
+        page.wait_for_function(GRIDS_RENDERED, timeout=10_000)
+        # A loading story keeps its request open: no waiting for the network to go idle. A grid
+        # that fetched again (a filter restored) may be between its measuring and its rows.
         axe_check(page, str(story["id"]), settle=False)
+        overlap_check(page, str(story["id"]))
+        if not _is_desktop(story):
+            looks.append(compare_look(page, f"{story['id']}--phone"))
+        # The layout matrix on the same rendered story: the page is resized (CSS and MUI's media
+        # queries follow) rather than loaded again per width, which would double the run.
+        for width in _layout_widths(story):
+            page.set_viewport_size(LAYOUT_WIDTHS[width])
+            page.wait_for_timeout(300)
+            page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
+            layout_check(page, f"{story['id']} at {width} px")
+            overlap_check(page, f"{story['id']} at {width} px")
+            if width in PICTURE_WIDTHS:
+                looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
         assert errors == [], errors
     finally:
         context.close()
+    changed = [look for look in looks if look]
+    assert changed == [], "\n".join(changed)
 
 
-def test_the_designer_preview_compiles_a_new_partner_and_shows_its_errors(storybook_url: str, chromium: Browser) -> None:
+GRIDS_RENDERED = """() => [...document.querySelectorAll('[role=grid]')]
+  .every((grid) => grid.querySelector('[role=row]'))"""
+
+
+# Every story at the narrowest phone (320 px), a common phone (390 px) and a wide desktop
+# (1440 px): no sideways scroll, no text box narrower than three characters, no heading above
+# the title, no text drawn over another. The story is rendered once at its own viewport (a phone
+# story at 390 px, checked there by the render test) and resized to the other widths.
+LAYOUT_WIDTHS: dict[str, ViewportSize] = {
+    "320": {"width": 320, "height": 640},
+    "390": {"width": 390, "height": 844},
+    "1440": {"width": 1440, "height": 900},
+}
+
+
+def _is_desktop(story: dict[str, object]) -> bool:
+    return "desktop" in (story.get("tags") or [])  # type: ignore[operator]
+
+
+def _layout_widths(story: dict[str, object]) -> list[str]:
+    return [width for width in LAYOUT_WIDTHS if width != "390" or _is_desktop(story)]
+
+
+# Visual regression: every story as a phone (390 x 844) and a desktop (1440 x 900) shows it,
+# compared pixel by pixel with the pictures committed under tests/storybook/baselines/
+# (`<story id>--phone.png`, `--desktop.png`), taken in the render test above on the story it
+# already rendered. A changed look is updated on purpose: `make storybook-baselines`
+# (UPDATE_BASELINES=1) writes the pictures that changed or are missing and removes the ones
+# of stories that are gone; a failing comparison leaves the new picture and a mask of the
+# changed pixels under var/storybook-diffs/.
+BASELINES = Path(__file__).with_name("baselines")
+DIFFS = ROOT / "var" / "storybook-diffs"
+PICTURE_WIDTHS = {"390": "phone", "1440": "desktop"}
+UPDATE = os.environ.get("UPDATE_BASELINES") == "1"
+# A pixel counts as changed when a channel moved by more than this (anti-aliasing, font
+# hinting move edges by less); a picture fails when more than this share of pixels changed.
+CHANNEL_TOLERANCE = 48
+CHANGED_SHARE = 0.002
+# The pictures must not depend on the day or the machine: the clock stands still at a fixed
+# moment (a countdown shows its full time, "this year" is 2026 as the stories' data), dates are
+# shown in Berlin's time, charts skip their animation (prefers-reduced-motion), one device pixel
+# per CSS pixel.
+STORY_TIME = datetime.datetime(2026, 3, 30, 10, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=2)))
+
+
+def _context(chromium: Browser, viewport: ViewportSize) -> BrowserContext:
+    context = chromium.new_context(
+        viewport=viewport,
+        locale="de-DE",
+        timezone_id="Europe/Berlin",
+        device_scale_factor=1,
+        reduced_motion="reduce",
+    )
+    context.clock.set_fixed_time(STORY_TIME)
+    return context
+
+
+# A screen that changes by itself a moment after it shows is taken once it has: the desktop
+# upload's intro picture turns into its video after 2 s (and again after a resize remounts it).
+STEADY = """() => !document.querySelector('[data-testid=upload-dropzone] [data-testid=upload-image]')"""
+# A looping video (the upload's scan illustration) is shown at its first frame: it is let load
+# (it autoplays, muted), then paused and taken back to the start.
+STILL_VIDEOS = """async () => {
+  const settle = (video, event) => new Promise((resolve) => {
+    video.addEventListener(event, resolve, { once: true });
+    video.addEventListener('error', resolve, { once: true });
+    setTimeout(resolve, 10000);
+  });
+  await Promise.all([...document.querySelectorAll('video')].map(async (video) => {
+    if (video.readyState < 2 && !video.error) await settle(video, 'loadeddata');
+    video.pause();
+    if (video.currentTime !== 0) {
+      const seeked = settle(video, 'seeked');
+      video.currentTime = 0;
+      await seeked;
+    }
+  }));
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+}"""
+# What differs between runs by nature, painted over in the pictures (its box still counts): the
+# desktop welcome's QR code holds the page's address, and the Storybook server's port is new
+# each run.
+VARYING = "[data-testid=welcome-qr]"
+
+
+def changed_share(actual: Image.Image, baseline: Path) -> tuple[float, Image.Image | None]:
+    """The share of pixels where a channel moved by more than the tolerance, and their mask."""
+    old = Image.open(baseline).convert("RGB")
+    if actual.size != old.size:
+        return 1.0, None
+    red, green, blue = ImageChops.difference(actual, old).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    mask = largest.point(lambda value: 255 if value > CHANNEL_TOLERANCE else 0)
+    return mask.histogram()[255] / (actual.size[0] * actual.size[1]), mask
+
+
+# Stored with a palette of 256 colours (a quarter of the bytes of full colour: some 200 stories
+# at two sizes stay a few MB) when that moves no channel by more than a third of the tolerance,
+# else in full colour; both optimised.
+PALETTE_ERROR = CHANNEL_TOLERANCE // 3
+
+
+def save_baseline(picture: Image.Image, baseline: Path) -> None:
+    BASELINES.mkdir(exist_ok=True)
+    palette = picture.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    red, green, blue = ImageChops.difference(picture, palette.convert("RGB")).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    faithful = largest.point(lambda value: 255 if value > PALETTE_ERROR else 0).getbbox() is None
+    (palette if faithful else picture).save(baseline, optimize=True)
+
+
+def compare_look(page: Page, name: str) -> str:
+    """The screen as it is now against its baseline: '' when it looks the same, else why not."""
+    page.wait_for_function(GRIDS_RENDERED, timeout=10_000)
+    page.evaluate("() => document.fonts.ready")
+    page.wait_for_function(STEADY, timeout=10_000)
+    page.evaluate(FINISH_TRANSITIONS)
+    page.evaluate(STILL_VIDEOS)
+    shot = page.screenshot(animations="disabled", caret="hide", mask=[page.locator(VARYING)])
+    picture = Image.open(io.BytesIO(shot)).convert("RGB")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    picture.save(SHOTS / f"{name}.png")
+    baseline = BASELINES / f"{name}.png"
+    share, mask = changed_share(picture, baseline) if baseline.exists() else (1.0, None)
+    if share <= CHANGED_SHARE:
+        return ""
+    if UPDATE:
+        save_baseline(picture, baseline)
+        return ""
+    DIFFS.mkdir(parents=True, exist_ok=True)
+    picture.save(DIFFS / f"{name}.png")
+    if mask is not None:
+        mask.save(DIFFS / f"{name}.diff.png")
+    if not baseline.exists():
+        return f"no baseline {baseline.name}: run `make storybook-baselines` (the picture: {DIFFS / baseline.name})"
+    return f"{baseline.name}: {share:.2%} of the pixels changed (see {DIFFS}; a wanted change: `make storybook-baselines`)"
+
+
+# The flow's key screens in the other partner kinds (the stories show the standard kind; the
+# portal's and the partner area's stories have their kinds already): the same story with the
+# toolbar's `theme` global in the address, compared at phone and desktop as above.
+KIND_VARIANTS = ("utility", "wallbox")
+KIND_STORIES = (
+    "registration-flow--welcome",
+    "registration-flow--terms-view",
+    "registration-flow--login-ca",
+    "registration-flow--code-validation",
+    "registration-flow--finish",
+)
+SCREEN_ARRIVED = """() => Boolean(document.querySelector('#storybook-root h1'))
+  && !document.querySelector('#storybook-root [role=progressbar]')"""
+
+
+@pytest.mark.parametrize("kind", KIND_VARIANTS)
+@pytest.mark.parametrize("story_id", KIND_STORIES)
+def test_the_story_looks_like_its_baseline_in_another_kind(
+    story_id: str, kind: str, storybook_url: str, chromium: Browser
+) -> None:
+    context = _context(chromium, PHONE)
+    page: Page = context.new_page()
+    page.add_init_script(WATCH)
+    looks: list[str] = []
+    try:
+        page.goto(f"{storybook_url}/iframe.html?id={story_id}&viewMode=story&globals=theme:{kind}")
+        page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
+        assert page.evaluate("() => window.__story") == "rendered"
+        # a lazy screen may still be arriving (its spinner): every key screen has its title.
+        # Inside the story's root: Storybook's own page has an h1 (its error display) always.
+        page.wait_for_function(SCREEN_ARRIVED, timeout=30_000)
+        page.wait_for_timeout(300)
+        looks.append(compare_look(page, f"{kind}--{story_id}--phone"))
+        page.set_viewport_size(LAYOUT_WIDTHS["1440"])
+        page.wait_for_timeout(300)
+        looks.append(compare_look(page, f"{kind}--{story_id}--desktop"))
+    finally:
+        context.close()
+    changed = [look for look in looks if look]
+    assert changed == [], "\n".join(changed)
+
+
+def test_every_baseline_belongs_to_a_story() -> None:
+    """A picture of a story that is gone (renamed, removed) goes too: `make storybook-baselines`
+    removes it."""
+    wanted = {f"{story['id']}--{size}.png" for story in STORIES for size in PICTURE_WIDTHS.values()}
+    wanted |= {f"{kind}--{story}--{size}.png" for kind in KIND_VARIANTS for story in KIND_STORIES
+               for size in PICTURE_WIDTHS.values()}  # fmt: skip
+    stale = sorted(path.name for path in BASELINES.glob("*.png") if path.name not in wanted)
+    if UPDATE:
+        for name in stale:
+            (BASELINES / name).unlink()
+        return
+    assert stale == [], f"baselines of no story: {stale} (`make storybook-baselines` removes them)"
+
+
+def test_no_screen_sets_a_typography_size_by_hand() -> None:
+    """Text sizes are the theme's typography variants (h1-h6, body, caption ...), styled per
+    partner kind by the theme compiler: a size in a Typography's sx or style escapes it."""
+    hand_set = re.compile(r"<Typography\b[^>]*?\b(fontSize|font-size)\b")
+    found = [
+        f"{path.relative_to(ROOT)}: {match.group(0)[:80]}"
+        for path in sorted((ROOT / "web" / "src").rglob("*.tsx"))
+        for match in hand_set.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert found == [], found
+
+
+def test_the_designer_preview_compiles_a_new_partner_and_shows_its_errors(
+    storybook_url: str, chromium: Browser
+) -> None:
     context = chromium.new_context(viewport=DESKTOP, locale="de-DE")
     page = context.new_page()
     page.goto(f"{storybook_url}/iframe.html?id=designer-preview--any-configuration&viewMode=story")
@@ -166,4 +406,3 @@ def test_the_designer_preview_compiles_a_new_partner_and_shows_its_errors(storyb
     button.wait_for()
     assert button.evaluate("(node) => getComputedStyle(node).backgroundColor") == "rgb(170, 0, 0)"
     context.close()
-

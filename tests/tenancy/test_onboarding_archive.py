@@ -75,7 +75,19 @@ def test_the_bulk_delete_action_archives_too_and_unarchive_brings_it_back(staff:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("command", ["create_tenant", "delete_tenant", "clone_tenant"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "create_tenant",
+        "delete_tenant",
+        "clone_tenant",
+        "create_domain",
+        "delete_domain",
+        "rename_schema",
+        "create_missing_schemas",
+        "create_tenant_superuser",
+    ],
+)
 def test_django_tenants_own_commands_are_refused(command: str) -> None:
     with pytest.raises(CommandError, match="refused"):
         call_command(command)
@@ -113,6 +125,25 @@ def test_purge_needs_the_subdomain_as_confirmation(committed_partner: Partner, t
 
     assert schema_exists(committed_partner.schema_name)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.django_db
+def test_purge_refuses_a_partner_with_authority_submissions(
+    committed_partner: Partner, tmp_path: Path
+) -> None:
+    from authority.models import AuthoritySubmission, AuthoritySubmissionItem
+
+    partner = Partner.objects.get(pk=committed_partner.pk)
+    partner_archive(partner=partner)
+    submission = AuthoritySubmission.objects.create(legislation_year=2026)
+    AuthoritySubmissionItem.objects.create(
+        submission=submission, partner=partner, application_id=1, application_number="1", vin_hash="x"
+    )
+
+    with pytest.raises(CommandError, match="UBA-Einreichungen"):
+        call_command("partner_purge", "purge-me", confirm="purge-me", dump_dir=tmp_path)
+
+    assert schema_exists(partner.schema_name) and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.django_db

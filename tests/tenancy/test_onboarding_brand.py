@@ -175,3 +175,45 @@ def test_mails_link_the_uploaded_logo_as_a_hosted_png(partner: Partner) -> None:
     html = str(mail.outbox[0].alternatives[0][0])  # type: ignore[union-attr]
     assert f'src="http://marke.localhost{asset.url}"' in html
     assert asset.url.endswith(".png")
+
+
+LOGO_SVG = b"""<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">
+  <rect width="60" height="40" fill="#ff0000"/><circle cx="90" cy="20" r="20" fill="#0000ff"/>
+</svg>"""
+
+
+def test_an_svg_logo_gets_a_png_copy_that_mails_show(partner: Partner) -> None:
+    from django.core import mail
+
+    from accounts.mails import mail_send
+    from tenants.services import partner_update
+
+    asset = brand_asset_store(partner=partner, kind="logo", data=LOGO_SVG)
+    partner_update(partner=partner, config={**partner.config, "logo": asset.url})
+    mail.outbox.clear()
+
+    png = Client().get(asset.extra["png"], HTTP_HOST=HOST)
+    mail_send(
+        schema_name=partner.schema_name,
+        to="anna@example.org",
+        template="login_code",
+        subject="Ihr Code",
+        context={"code": "123456"},
+    )
+
+    # the same name as the SVG, rendered into the logo's box (600 x 240), aspect kept
+    assert asset.url.endswith(".svg") and asset.extra["png"] == asset.url[:-4] + ".png"
+    assert png.status_code == 200 and png["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(png.content))
+    assert image.size == (600, 200)
+    assert image.convert("RGBA").getpixel((100, 100)) == (255, 0, 0, 255)
+    assert image.convert("RGBA").getpixel((450, 100)) == (0, 0, 255, 255)  # the blue circle
+    html = str(mail.outbox[0].alternatives[0][0])  # type: ignore[union-attr]
+    assert f'src="http://marke.localhost{asset.extra["png"]}"' in html
+    assert ".svg" not in html
+    # the website keeps the SVG
+    assert Client().get("/api/configs/marke/", HTTP_HOST=HOST).json()["theme"]["assets"]["logo"] == asset.url
+
+
+def test_an_svg_favicon_or_header_gets_no_png_copy(partner: Partner) -> None:
+    assert brand_asset_store(partner=partner, kind="header_image", data=LOGO_SVG).extra == {}

@@ -12,6 +12,7 @@ from accounts.models import User
 from tenants.models import ConfigVersion, Partner
 from tenants.services import partner_provision
 from tests.staff_login import client_staff_login
+from tests.tenancy.console_form import partner_form
 
 pytestmark = pytest.mark.django_db
 
@@ -44,18 +45,7 @@ def partner() -> Partner:
 
 
 def change(client: Client, partner: Partner, config: dict, **fields: str) -> object:  # type: ignore[type-arg]
-    data = {
-        "name": partner.name,
-        "kind": partner.kind,
-        "frontend_active": "on" if partner.frontend_active else "",
-        "config": json.dumps(config),
-        "note": "",
-        "domains-TOTAL_FORMS": "0",
-        "domains-INITIAL_FORMS": "0",
-        "domains-MIN_NUM_FORMS": "0",
-        "domains-MAX_NUM_FORMS": "1000",
-        **fields,
-    }
+    data = partner_form(partner, config, **fields)
     return client.post(f"/admin/tenants/partner/{partner.pk}/change/", data, HTTP_HOST="localhost")
 
 

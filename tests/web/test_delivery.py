@@ -28,7 +28,8 @@ Get = Callable[..., Response]
 
 def _getter(port: int) -> Get:
     def fetch(host: str, path: str, encoding: str | None = None) -> Response:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        # Generous: the first request of a fresh server on a loaded machine imports the app.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         headers = {"Host": host if host == "localhost" else f"{host}.localhost"}
         if encoding:
             headers["Accept-Encoding"] = encoding
@@ -107,6 +108,7 @@ def test_the_shell_is_never_cached(built: None, get: Get) -> None:
         assert headers["cache-control"] == "no-cache", path
         if path != "/index.html":  # the rendered shell, compressed once per partner
             assert headers["content-encoding"] == "gzip", path
+        if headers.get("content-encoding") == "gzip":  # /index.html too: precompressed at build
             body = gzip.decompress(body)
         assert b'<div id="root">' in body
 
@@ -216,6 +218,32 @@ def test_the_shell_names_the_partner_before_any_script(get: Get) -> None:
     assert re.fullmatch(rf"/assets/{package}-latin-400-normal-[\w-]{{8}}\.woff2", preload.group(1))
     status, headers, _ = get("stadtwerk", preload.group(1))
     assert status == 200 and "immutable" in headers["cache-control"]
+    # Regular and bold (the theme's weights), declared in the page: the first screen's text is
+    # set in the partner's font without waiting for the script's stylesheets.
+    faces = re.findall(
+        rf"@font-face{{font-family:'{partner.config['font_family']}';[^}}]*font-weight:(\d+);"
+        r"src:url\((/assets/[^)]+)\) format\('woff2'\)",
+        html,
+    )
+    assert [weight for weight, _ in faces] == ["400", "700"], html
+    preloaded = re.findall(r'<link rel="preload" href="([^"]+)" as="font"', html)
+    assert preloaded == [url for _, url in faces]
+    for url in preloaded:
+        assert get("stadtwerk", url)[0] == 200
+
+
+def test_a_portal_page_fetches_the_portals_chunks_with_the_entry(built: None, get: Get) -> None:
+    _, _, flow = get("autohaus", "/terms")
+    assert b"portal-app-" not in flow
+    _, _, body = get("autohaus", "/portal/auth/login")
+    html = body.decode()
+    chunks = re.findall(r'<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">', html)
+    assert any(re.fullmatch(r"/assets/portal-app-[\w-]{8}\.js", chunk) for chunk in chunks), chunks
+    assert len(chunks) == len(set(chunks))
+    # only what the login needs: the signed-in screens come later, in chunks of their own
+    assert not [chunk for chunk in chunks if re.match(r"/assets/(registrations|shell|pages)-", chunk)], chunks
+    for chunk in chunks:
+        assert get("autohaus", chunk)[0] == 200, chunk
 
 
 def test_the_shell_escapes_what_the_partner_configured(client: Any) -> None:
@@ -246,3 +274,102 @@ def test_a_deployment_serves_the_same_headers(built: None, get_production: Get) 
     assert headers["cache-control"] == "no-cache"
     assert get_production("autohaus", f"{entry}.map")[0] == 404
     assert get_production("inaktiv", "/robots.txt")[2] == b"User-agent: *\nDisallow: /\n"
+
+
+# --- status 404 for a path that is no route of the app ------------------------------------------
+
+
+def _sample(pattern: str) -> str:
+    """A concrete path for a react-router pattern (a parameter filled, an optional one too)."""
+    return "/" + "/".join("x1" if part.startswith(":") else part for part in pattern.split("/") if part)
+
+
+def test_every_route_of_the_app_is_a_200_and_anything_else_the_branded_404(built: None, get: Get) -> None:
+    from config.app_routes import route_patterns
+
+    patterns = route_patterns()
+    assert len(patterns) > 40 and "/portal/auth/login" in patterns and "/partner/dashboard" in patterns
+    for pattern in patterns:
+        status, headers, _ = get("wallbox", _sample(pattern))
+        assert status == 200, pattern
+        assert headers["content-type"].startswith("text/html")
+    # As react-router matches: any case, a trailing slash, an optional parameter left out.
+    for path in ("/TERMS", "/terms/", "/validation", "/portal/auth/otp/7/", "/b2b/"):
+        assert get("wallbox", path)[0] == 200, path
+
+    for path in ("/nowhere", "/terms/more", "/portal/nowhere", "/portal/auth/otp", "/partner/x/y", "/b2b/x", "/wp-login.php"):
+        status, headers, body = get("wallbox", path)
+        assert status == 404, path
+        # The same page, in the partner's brand: the app shows its 404 screen there.
+        html = body.decode()
+        assert '<meta name="thg-partner" content="wallbox" />' in html, path
+        assert headers["cache-control"] == "no-cache"
+    # Compressed like the 200 page.
+    status, headers, body = get("wallbox", "/nowhere", "gzip")
+    assert status == 404 and headers["content-encoding"] == "gzip"
+    assert b'<div id="root">' in gzip.decompress(body)
+
+
+def test_files_and_the_api_keep_their_own_404(built: None, get: Get) -> None:
+    status, headers, body = get("autohaus", "/assets/gone-ABCDEFGH.js")
+    assert status == 404 and b'<div id="root">' not in body
+    status, headers, body = get("autohaus", "/api/nowhere/")
+    assert status == 404 and headers["content-type"] == "application/json"
+
+
+# --- a host that is no partner's -----------------------------------------------------------------
+
+
+def test_an_unknown_host_gets_a_neutral_page_and_the_api_json(get: Get) -> None:
+    from tenants.models import Partner
+
+    status, headers, body = get("nobody", "/")
+    html = body.decode()
+    assert status == 404
+    assert headers["content-type"].startswith("text/html")
+    assert "Diese Adresse ist keinem Partner zugeordnet." in html
+    assert '<html lang="de">' in html and 'name="viewport"' in html
+    # No partner's name, colour or script: nothing of anyone's data.
+    for partner in Partner.objects.all():
+        assert partner.name not in html and partner.subdomain not in html
+        assert str(partner.config["colors"]["button"]) not in html
+    assert "<script" not in html and "thg-partner" not in html
+
+    status, headers, body = get("nobody", "/api/configs/nobody/")
+    assert status == 404 and headers["content-type"] == "application/json"
+    assert body == b'{"detail": "Partner not found."}'
+
+
+# --- the theme in the shell: the first paint in the partner's colours ---------------------------
+
+
+@pytest.mark.parametrize("subdomain", ["autohaus", "stadtwerk", "wallbox"])
+def test_the_shell_carries_the_partners_theme_for_the_first_paint(get: Get, subdomain: str) -> None:
+    from tenants.models import Partner
+    from themes.compiler import theme_compile
+
+    partner = Partner.objects.get(subdomain=subdomain)
+    theme = theme_compile(partner.config, partner.kind)
+    _, _, body = get(subdomain, "/")
+    html = body.decode()
+    style = re.search(r"<style>(.*?)</style>", html, re.S)
+    assert style, html
+    css = style.group(1)
+    assert f"--thg-primary:{theme['mui']['palette']['primary']['main']}" in css
+    assert f"--thg-text:{theme['tokens']['text']}" in css
+    assert f"--thg-font:{theme['mui']['typography']['fontFamily']}" in css
+    # Painted from the HTML alone, before the script: the spinner in the partner's colour.
+    root = html.split('<div id="root">', 1)[1]
+    assert root.startswith('<div class="thg-boot" role="progressbar" aria-label="Wird geladen">')
+    assert html.index("<style>") < html.index('<script type="module"')
+
+
+def test_the_inlined_theme_takes_only_colours_and_fonts(client: Any) -> None:
+    from config.views import theme_style
+    from tenants.models import Partner
+
+    partner = Partner.objects.get(subdomain="autohaus")
+    partner.config = {**partner.config, "colors": {**partner.config["colors"], "button": "red}</style><script>x()"}}
+    css = theme_style(partner)
+    assert "</style><script>" not in css.removesuffix("</style>")
+    assert "--thg-primary:#1976d2" in css

@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('registrations', '0003_plate'),
-        ('registrations', '0003_scan_display_copy'),
+        ("registrations", "0003_plate"),
+        ("registrations", "0003_scan_display_copy"),
     ]
 
-    operations = [
-    ]
+    operations = []

@@ -5,6 +5,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tenants.audit import command_actor, console_audit_record, partner_snapshot
 from tenants.models import PartnerKind
 from tenants.services import partner_host, partner_provision
 
@@ -48,6 +49,13 @@ class Command(BaseCommand):
                 f"{field}: {message}" for field, messages in exc.message_dict.items() for message in messages
             ]
             raise CommandError("\n".join(lines)) from exc
+        console_audit_record(
+            actor=command_actor(),
+            action="create",
+            partner=partner,
+            summary="Partner angelegt (create_partner)",
+            after={**partner_snapshot(partner), "config": partner.config},
+        )
         self.stdout.write(
             f"Partner {partner.subdomain} is live at http://{partner_host(partner.subdomain)}:8000/"
         )

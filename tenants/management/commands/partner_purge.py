@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tenants.audit import command_actor, console_audit_record
 from tenants.models import Partner
 from tenants.services import partner_purge
 
@@ -53,6 +54,15 @@ class Command(BaseCommand):
             dump = partner_purge(partner=partner, dump_dir=dump_dir)
         except (ValidationError, RuntimeError) as exc:
             raise CommandError(str(exc)) from exc
+        console_audit_record(
+            actor=command_actor(),
+            action="purge",
+            partner=None,
+            partner_label=subdomain,
+            summary=f"Endgültig gelöscht (Schema-Dump {dump.name})",
+            before={"schema_name": partner.schema_name, "name": partner.name},
+            after={"dump": str(dump)},
+        )
         self.stdout.write(f"Purged {subdomain}; its schema dump is {dump} (restore with pg_restore).")
 
     @staticmethod

@@ -16,7 +16,11 @@ class Command(RunHuey):
     def handle(self, *args: Any, **options: Any) -> None:
         from huey.contrib.djhuey import HUEY
 
+        from config.tracing import init_tracing
         from config.worker_endpoint import endpoint_start, metrics_dir_reset
+
+        # Spans of every task (config.tracing), when tracing is on.
+        init_tracing(service_name="thg-worker")
 
         port = int(os.environ.get("WORKER_HEALTH_PORT") or 0)
         create = HUEY.create_consumer

@@ -166,12 +166,19 @@ export function currentSubdomain(doc: Document = document, hostname: string = wi
   return named || subdomainOf(hostname);
 }
 
+/** The configuration call boot.ts started while the app's scripts loaded, if it asked for
+ * this URL; taken once (a later load asks again). */
+export function takeEarlyConfigCall(url: string, win: Window = window): Promise<Response> | undefined {
+  const early = win.thgConfigCall;
+  win.thgConfigCall = null; // asked: boot.ts, if it runs after all, asks no more
+  return early && early.url === url ? early.response : undefined;
+}
+
 export async function fetchPartnerConfig(subdomain: string, signal?: AbortSignal): Promise<PartnerConfig> {
-  // A plain call: no partner headers, JSON content type (spec section 7).
-  const response = await fetch(`/api/configs/${encodeURIComponent(subdomain)}/`, {
-    headers: { "Content-Type": "application/json", "Accept-Language": "de" },
-    signal,
-  });
+  const url = `/api/configs/${encodeURIComponent(subdomain)}/`;
+  // A plain call: no partner headers, JSON content type (spec section 7); boot.ts sends the same.
+  const response = await (takeEarlyConfigCall(url) ??
+    fetch(url, { headers: { "Content-Type": "application/json", "Accept-Language": "de" }, signal }));
   if (response.status === 404) throw new ConfigNotFound(subdomain);
   if (!response.ok) throw new Error(`config call failed with ${response.status}`);
   return partnerConfigSchema.parse(await response.json());

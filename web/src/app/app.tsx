@@ -21,25 +21,41 @@ import { installPreloadRecovery } from "./preload-recovery";
 import { PartnerContext, usePartner } from "./partner-context";
 import { AppRoutes } from "./router";
 
-type State = { status: "loading" } | { status: "missing" } | { status: "failed" } | { status: "ready"; config: PartnerConfig };
+export type AppState =
+  | { status: "loading" }
+  | { status: "missing" }
+  | { status: "failed" }
+  | { status: "ready"; config: PartnerConfig };
 
-/** Loads the partner configuration once, then renders the partner's themed app. */
-export function App({ hostname = window.location.hostname }: { hostname?: string }) {
-  const [state, setState] = useState<State>({ status: "loading" });
+/** The partner configuration of this host, loaded and applied to the page's head; the state
+ * the app starts in once the call has settled. */
+export function loadPartner(hostname: string = window.location.hostname, signal?: AbortSignal): Promise<AppState> {
+  return fetchPartnerConfig(currentSubdomain(document, hostname), signal).then(
+    (config): AppState => {
+      applyPartnerHead(config);
+      return { status: "ready", config };
+    },
+    (error: unknown): AppState => {
+      if (signal?.aborted) throw error;
+      return { status: error instanceof ConfigNotFound ? "missing" : "failed" };
+    },
+  );
+}
+
+/**
+ * Loads the partner configuration once, then renders the partner's themed app. Given the
+ * settled state (main.tsx waits for it while the server's page shows its spinner), the first
+ * render is the partner's screen, not a loading state first.
+ */
+export function App({ hostname = window.location.hostname, initial }: { hostname?: string; initial?: AppState }) {
+  const [state, setState] = useState<AppState>(initial ?? { status: "loading" });
 
   useEffect(() => {
+    if (initial) return;
     const controller = new AbortController();
-    fetchPartnerConfig(currentSubdomain(document, hostname), controller.signal)
-      .then((config) => {
-        applyPartnerHead(config);
-        setState({ status: "ready", config });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setState({ status: error instanceof ConfigNotFound ? "missing" : "failed" });
-      });
+    loadPartner(hostname, controller.signal).then(setState, () => {});
     return () => controller.abort();
-  }, [hostname]);
+  }, [hostname, initial]);
 
   if (state.status !== "ready") return <Neutral state={state.status} />;
   return <PartnerApp config={state.config} />;
@@ -88,7 +104,8 @@ function Neutral({ state }: { state: "loading" | "missing" | "failed" }) {
   return (
     <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", fontFamily: "sans-serif", p: 3 }}>
       {state === "loading" ? (
-        <CircularProgress aria-label="Wird geladen" />
+        // The colour the server inlined for the host's partner (config.views.theme_style).
+        <CircularProgress aria-label="Wird geladen" sx={{ color: "var(--thg-primary, #1976d2)" }} />
       ) : (
         <Typography role="alert">
           {state === "missing" ? "Diese Seite wurde nicht gefunden." : "Die Seite konnte nicht geladen werden. Bitte versuchen Sie es später erneut."}

@@ -1,7 +1,10 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { Suspense } from "react";
+
 import { RouteErrorBoundary } from "@/app/error-boundary";
+import { lazyScreen } from "@/app/lazy-screen";
 import { installPreloadRecovery, PRELOAD_RELOAD_FLAG } from "@/app/preload-recovery";
 import { currentLocation, renderAt } from "@/test/render";
 
@@ -98,5 +101,41 @@ describe("a chunk that fails to preload (a stale release)", () => {
     const again = fakeWindow();
     expect(again.fire()).toBe(false);
     expect(again.reload).not.toHaveBeenCalled();
+  });
+});
+
+describe("a screen whose chunk does not load", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("asks for the chunk once, shows the boundary, and asks again only on retry", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    let calls = 0;
+    let online = false;
+    const Screen = lazyScreen(
+      () => {
+        calls += 1;
+        return online
+          ? Promise.resolve({ Faq: () => <h1>Häufige Fragen</h1> })
+          : Promise.reject(new Error("Failed to fetch dynamically imported module"));
+      },
+      "Faq",
+      { preload: false },
+    );
+    render(
+      <RouteErrorBoundary>
+        <Suspense fallback={<p>lädt</p>}>
+          <Screen />
+        </Suspense>
+      </RouteErrorBoundary>,
+    );
+    expect(await screen.findByTestId("screen-error")).toBeInTheDocument();
+    // React renders a failing screen more than once before it gives up: no second request.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toBe(1);
+
+    online = true;
+    fireEvent.click(screen.getByTestId("screen-error-retry"));
+    expect(await screen.findByRole("heading", { name: "Häufige Fragen" })).toBeInTheDocument();
+    expect(calls).toBe(2);
   });
 });

@@ -3,6 +3,10 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { Component, type ErrorInfo, Fragment, type ReactNode } from "react";
 
+import { reportError } from "@/shared/lib/error-reporting";
+
+import { retryFailedScreens } from "./lazy-screen";
+
 // resetKey: when it changes (the visitor went elsewhere) a shown error is cleared.
 type Props = { children: ReactNode; resetKey?: string; onRetry?: () => void };
 type State = { error: Error | null; attempt: number };
@@ -20,15 +24,20 @@ export class RouteErrorBoundary extends Component<Props, State> {
   }
 
   componentDidCatch(error: Error, info: ErrorInfo): void {
-    // The browser console is where a support call starts; no error reporting service yet.
+    // The browser console is where a support call starts; Sentry too when it is configured.
     console.error("screen failed", error, info.componentStack);
+    reportError(error, info.componentStack ?? undefined);
   }
 
   componentDidUpdate(previous: Props): void {
-    if (this.state.error && previous.resetKey !== this.props.resetKey) this.setState({ error: null });
+    if (this.state.error && previous.resetKey !== this.props.resetKey) {
+      retryFailedScreens();
+      this.setState({ error: null });
+    }
   }
 
   retry = () => {
+    retryFailedScreens();
     this.props.onRetry?.();
     this.setState(({ attempt }) => ({ error: null, attempt: attempt + 1 }));
   };

@@ -2,6 +2,13 @@ import { type ComponentType, lazy, useState } from "react";
 
 const loaders: (() => Promise<unknown>)[] = [];
 const allLoaders: (() => Promise<unknown>)[] = [];
+const failed = new Set<() => void>();
+
+/** The screens whose chunk did not load fetch it again on their next mount. */
+export function retryFailedScreens(): void {
+  for (const renew of failed) renew();
+  failed.clear();
+}
 
 /**
  * A screen in its own chunk. Once its chunk has arrived (rendered before, or preloaded), it
@@ -11,22 +18,26 @@ export function lazyScreen<K extends string, P extends object = object>(
   load: () => Promise<Record<K, ComponentType<NoInfer<P>>>>,
   name: K,
   { preload = true }: { preload?: boolean } = {},
-): ComponentType<P> {
+): ComponentType<P> & { load: () => Promise<unknown> } {
   let loaded: ComponentType<P> | undefined;
   const fetchScreen = () => load().then((module) => (loaded = module[name]));
-  // React.lazy keeps a failed load for good: after a failure the next mount (the error
-  // boundary's retry) gets a fresh one that fetches the chunk again.
+  // React.lazy keeps a failed load for good, which is what a render needs: React renders a
+  // failing screen again before it gives up, and a fresh load there would fetch the chunk in
+  // a loop. The error boundary's retry (retryFailedScreens) swaps in a fresh one.
   const makeLazy = () =>
     lazy(() =>
       fetchScreen().then(
         (component) => ({ default: component }),
         (error: unknown) => {
-          Lazy = makeLazy();
+          failed.add(renew);
           throw error;
         },
       ),
     ) as unknown as ComponentType<P>;
   let Lazy = makeLazy();
+  const renew = () => {
+    Lazy = makeLazy();
+  };
   if (preload) loaders.push(fetchScreen);
   allLoaders.push(fetchScreen);
   function Screen(props: P) {
@@ -34,12 +45,49 @@ export function lazyScreen<K extends string, P extends object = object>(
     return <Component {...props} />;
   }
   Screen.displayName = `Lazy(${name})`;
+  // Its chunk, fetched now (Storybook's portal stories: the screen is there when the picture is taken).
+  Screen.load = fetchScreen;
   return Screen;
 }
 
 /** Fetches the flow's chunks after the first screen is up (the portal's only on /portal). */
 export function preloadScreens(): Promise<unknown[]> {
   return Promise.all(loaders.map((load) => load()));
+}
+
+type IdleWindow = Pick<Window, "setTimeout" | "clearTimeout"> & {
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
+  cancelIdleCallback?: (handle: number) => void;
+};
+
+/**
+ * The same, one chunk at a time while the browser is idle: each import (Vite's preload
+ * helper, then the chunk's evaluation) is a short task of its own, so a slow phone's main
+ * thread is never blocked for long while the visitor reads or taps. Returns a cancel.
+ */
+export function preloadScreensWhenIdle(win: IdleWindow = window): () => void {
+  const pending = [...loaders];
+  let stopped = false;
+  let handle: number | undefined;
+  const schedule = () => {
+    handle = win.requestIdleCallback ? win.requestIdleCallback(next, { timeout: 3000 }) : win.setTimeout(next, 50);
+  };
+  function next() {
+    const load = pending.shift();
+    if (stopped || !load) return;
+    void load()
+      .catch(() => {})
+      .then(() => {
+        if (!stopped) schedule();
+      });
+  }
+  schedule();
+  return () => {
+    stopped = true;
+    if (handle === undefined) return;
+    if (win.cancelIdleCallback) win.cancelIdleCallback(handle);
+    else win.clearTimeout(handle);
+  };
 }
 
 /** Every chunk, the portal's included (tests render any screen at once). */

@@ -15,7 +15,7 @@ export function applyPartnerHead(config: PartnerConfig, doc: Document = document
     }
     link.href = favicon;
   }
-  void loadFont(config.theme.font.package);
+  void loadFont(config.theme.font.package, doc);
   const gtm = config.theme.flags.tagManager;
   if (shouldInjectTagManager(gtm)) injectTagManager(gtm, doc);
 }

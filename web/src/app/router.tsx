@@ -10,7 +10,7 @@ import { isB2BPath, withQuery } from "@/shared/lib/navigation";
 import { storeSet } from "@/shared/lib/session-store";
 
 import { RouteErrorBoundary } from "./error-boundary";
-import { lazyScreen, preloadScreens } from "./lazy-screen";
+import { lazyScreen, preloadScreensWhenIdle } from "./lazy-screen";
 import { ScreenAnnouncer } from "./screen-announcer";
 import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
 
@@ -86,11 +86,16 @@ const ENTRY_PARAMS: [string, Parameters<typeof storeSet>[0]][] = [
   ["user_reference", "urlVariableValue"],
 ];
 
-/** Once the first screen is up, the browser fetches the others while the visitor reads. */
+/** Once the first screen is up, the browser fetches the others while the visitor reads
+ * (in idle moments, one at a time: lazy-screen.ts). */
 function PreloadScreens() {
   useEffect(() => {
-    const timer = window.setTimeout(() => void preloadScreens().catch(() => {}), 2000);
-    return () => window.clearTimeout(timer);
+    let cancel = () => {};
+    const timer = window.setTimeout(() => (cancel = preloadScreensWhenIdle()), 2000);
+    return () => {
+      window.clearTimeout(timer);
+      cancel();
+    };
   }, []);
   return null;
 }

@@ -1,5 +1,5 @@
 /** Test and story data for the partner area, in the API's shapes (docs/partner-api.md). */
-import type { ApplicationDetail, ApplicationRow, FilterOptions } from "./api/applications";
+import type { ApplicationDetail, ApplicationRow, FilterOptions, ReadingField } from "./api/applications";
 import type { Me, Role } from "./api/auth";
 import type { SingleDeal, SubPartner } from "./api/operations";
 import type { Stats } from "./api/admin";
@@ -58,6 +58,32 @@ export function rows(count: number, start = 1): ApplicationRow[] {
   return Array.from({ length: count }, (_, index) => row(start + index));
 }
 
+/** What the reader found on the fixture's document: each field with its confidence. */
+export function readingFields(vin: string | null): ReadingField[] {
+  const read = (code: string, name: string, value: string | null, confidence: number | null): ReadingField => ({
+    code,
+    name,
+    value,
+    confidence,
+    unread: false,
+    source: "reader",
+    corrected_by: null,
+    corrected_at: null,
+  });
+  return [
+    read("E", "vin", vin, 0.93),
+    read("B", "first_registration", "2023-05-17", 0.88),
+    read("I", "registration_date", "2024-01-09", 0.9),
+    read("J", "vehicle_class", "M1", 0.97),
+    read("10", "energy_code", "0004", 0.95),
+    read("P.3", "fuel", "ELEKTRO", 0.91),
+    read("D.1", "make", "VOLKSWAGEN", 0.86),
+    read("D.3", "model", "ID.3", 0.74),
+    { ...read("A", "plate", null, null), unread: true },
+    read("2.1", "maker_key", "0603", 0.9),
+  ];
+}
+
 export function detail(id: number, change: Partial<ApplicationDetail> = {}): ApplicationDetail {
   const base = row(id, { status: "qa_picked_up", status_label: LABEL.qa_picked_up });
   return {
@@ -70,6 +96,9 @@ export function detail(id: number, change: Partial<ApplicationDetail> = {}): App
       vehicle_class: "M1",
       energy_code: "0004",
       needs_review: false,
+      fields: readingFields(base.vin),
+      unread: [],
+      corrections: [],
     },
     client: {
       name: "Erika Mustermann",

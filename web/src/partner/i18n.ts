@@ -4,7 +4,9 @@
  */
 import i18next, { type i18n } from "i18next";
 
+import { MONEY_TEXTS } from "./i18n-money";
 import { PARTNER_KEYS } from "./lib/storage";
+import { privacyDe, privacyEn } from "./privacy-texts";
 
 export type PartnerLanguage = "de" | "en";
 
@@ -18,6 +20,7 @@ const de = {
     singleDeals: "Einzelverträge",
     staff: "Mitarbeiter",
     audit: "Protokoll",
+    privacy: "Datenschutz",
     logout: "Abmelden",
     openMenu: "Menü öffnen",
   },
@@ -29,6 +32,8 @@ const de = {
     password: "Passwort",
     submit: "Anmelden",
     required: "Pflichtfeld",
+    datePlaceholder: "TT.MM.JJJJ",
+    dateFormat: "Bitte ein Datum im Format TT.MM.JJJJ eingeben.",
     throttled: "Zu viele Versuche. Bitte warten Sie {{seconds}} Sekunden.",
     otpTitle: "Bestätigungscode",
     otpText: "Geben Sie den sechsstelligen Code aus Ihrer Authenticator-App ein oder einen Ihrer Backup-Codes.",
@@ -96,7 +101,8 @@ const de = {
   applications: {
     title: "Anträge",
     filters: "Filter",
-    search: "Suche (Nummer, FIN, Kennzeichen, Name)",
+    search: "Suche (Nummer, FIN, Name, E-Mail)",
+    countAbout: "ca. {{n}}",
     status: "Status",
     year: "Jahr",
     vehicleClass: "Fahrzeugklasse",
@@ -161,6 +167,35 @@ const de = {
     yes: "Ja",
     no: "Nein",
   },
+  reading: {
+    title: "Gelesene Felder",
+    field: "Feld",
+    value: "Wert",
+    confidence: "Sicherheit",
+    unread: "nicht gelesen",
+    reader: "Dokumenten-Check",
+    correctedBy: "korrigiert von {{actor}}",
+    correct: "Korrigieren",
+    correctLabel: "{{field}} korrigieren",
+    newValue: "Richtiger Wert",
+    save: "Speichern",
+    cancel: "Abbrechen",
+    corrections: "Korrekturen",
+    correction: "{{field}}: {{before}} → {{after}}",
+    empty: "leer",
+    fields: {
+      E: "FIN (E)",
+      B: "Erstzulassung (B)",
+      I: "Datum der Zulassung (I)",
+      J: "Fahrzeugklasse (J)",
+      "10": "Code Energieträger (10)",
+      "P.3": "Kraftstoffart (P.3)",
+      "D.1": "Marke (D.1)",
+      "D.3": "Handelsbezeichnung (D.3)",
+      A: "Kennzeichen (A)",
+      "2.1": "Herstellerschlüssel (2.1)",
+    },
+  },
   subPartners: {
     title: "Unterpartner",
     add: "Unterpartner anlegen",
@@ -201,6 +236,8 @@ const de = {
     deactivate: "Deaktivieren",
     saved: "Gespeichert.",
     required: "Pflichtfeld",
+    datePlaceholder: "TT.MM.JJJJ",
+    dateFormat: "Bitte ein Datum im Format TT.MM.JJJJ eingeben.",
     email: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
     key: "Nur Buchstaben, Ziffern und Bindestrich, 3 bis 40 Zeichen.",
     percent: "Eine Zahl von 0 bis 100 mit höchstens zwei Nachkommastellen.",
@@ -237,6 +274,7 @@ const de = {
     filterAction: "Aktion (Filter)",
     empty: "Noch keine Einträge.",
   },
+  privacy: privacyDe,
 };
 
 type Texts = typeof de;
@@ -251,6 +289,7 @@ const en: Texts = {
     singleDeals: "Single deals",
     staff: "Staff",
     audit: "Audit log",
+    privacy: "Data protection",
     logout: "Log out",
     openMenu: "Open menu",
   },
@@ -262,6 +301,8 @@ const en: Texts = {
     password: "Password",
     submit: "Log in",
     required: "Required",
+    datePlaceholder: "DD.MM.YYYY",
+    dateFormat: "Please enter a date as DD.MM.YYYY.",
     throttled: "Too many attempts. Please wait {{seconds}} seconds.",
     otpTitle: "Verification code",
     otpText: "Enter the six-digit code from your authenticator app or one of your backup codes.",
@@ -327,7 +368,8 @@ const en: Texts = {
   applications: {
     title: "Applications",
     filters: "Filters",
-    search: "Search (number, VIN, plate, name)",
+    search: "Search (number, VIN, name, e-mail)",
+    countAbout: "about {{n}}",
     status: "Status",
     year: "Year",
     vehicleClass: "Vehicle class",
@@ -392,6 +434,35 @@ const en: Texts = {
     yes: "Yes",
     no: "No",
   },
+  reading: {
+    title: "Fields read",
+    field: "Field",
+    value: "Value",
+    confidence: "Confidence",
+    unread: "not read",
+    reader: "Document check",
+    correctedBy: "corrected by {{actor}}",
+    correct: "Correct",
+    correctLabel: "Correct {{field}}",
+    newValue: "Correct value",
+    save: "Save",
+    cancel: "Cancel",
+    corrections: "Corrections",
+    correction: "{{field}}: {{before}} → {{after}}",
+    empty: "empty",
+    fields: {
+      E: "VIN (E)",
+      B: "First registration (B)",
+      I: "Date of this registration (I)",
+      J: "Vehicle class (J)",
+      "10": "Energy code (10)",
+      "P.3": "Fuel (P.3)",
+      "D.1": "Make (D.1)",
+      "D.3": "Model (D.3)",
+      A: "Plate (A)",
+      "2.1": "Maker key (2.1)",
+    },
+  },
   subPartners: {
     title: "Sub-partners",
     add: "Add sub-partner",
@@ -432,6 +503,8 @@ const en: Texts = {
     deactivate: "Deactivate",
     saved: "Saved.",
     required: "Required",
+    datePlaceholder: "DD.MM.YYYY",
+    dateFormat: "Please enter a date as DD.MM.YYYY.",
     email: "Please enter a valid e-mail address.",
     key: "Only letters, digits and hyphen, 3 to 40 characters.",
     percent: "A number from 0 to 100 with at most two decimals.",
@@ -468,6 +541,7 @@ const en: Texts = {
     filterAction: "Action (filter)",
     empty: "No entries yet.",
   },
+  privacy: privacyEn,
 };
 
 export function storedLanguage(): PartnerLanguage {
@@ -479,11 +553,14 @@ export function createPartnerI18n(language: PartnerLanguage = storedLanguage()):
   void instance.init({
     lng: language,
     fallbackLng: "de",
-    resources: { de: { translation: de }, en: { translation: en } },
+    resources: {
+      de: { translation: { ...de, ...MONEY_TEXTS.de } },
+      en: { translation: { ...en, ...MONEY_TEXTS.en } },
+    },
     interpolation: { escapeValue: false },
     initAsync: false,
   });
   return instance;
 }
 
-export const PARTNER_TEXTS = { de, en };
+export const PARTNER_TEXTS = { de: { ...de, ...MONEY_TEXTS.de }, en: { ...en, ...MONEY_TEXTS.en } };

@@ -21,6 +21,17 @@ const SubPartners = lazyScreen(() => import("./routes/sub-partners"), "SubPartne
 const SingleDeals = lazyScreen(() => import("./routes/single-deals"), "SingleDeals", { preload: false });
 const Staff = lazyScreen(() => import("./routes/staff"), "Staff", { preload: false });
 const Audit = lazyScreen(() => import("./routes/audit"), "Audit", { preload: false });
+const BulkUploads = lazyScreen(() => import("./routes/bulk-uploads"), "BulkUploads", { preload: false });
+const BulkUploadDetail = lazyScreen(() => import("./routes/bulk-upload-detail"), "BulkUploadDetail", {
+  preload: false,
+});
+const SettlementBatches = lazyScreen(() => import("./routes/settlement-batches"), "SettlementBatches", {
+  preload: false,
+});
+const SettlementBatchDetail = lazyScreen(() => import("./routes/settlement-batch-detail"), "SettlementBatchDetail", {
+  preload: false,
+});
+const Privacy = lazyScreen(() => import("./routes/privacy"), "Privacy", { preload: false });
 
 /** The partner area under /partner (issue 16), in its own chunk. */
 export function PartnerArea() {
@@ -74,6 +85,11 @@ function PartnerRoutes() {
         <Route path="single-deals" element={<SingleDeals />} />
         <Route path="staff" element={<Staff />} />
         <Route path="audit" element={<Audit />} />
+        <Route path="bulk-uploads" element={<BulkUploads />} />
+        <Route path="bulk-uploads/:id" element={<BulkUploadDetail />} />
+        <Route path="settlement-batches" element={<SettlementBatches />} />
+        <Route path="settlement-batches/:id" element={<SettlementBatchDetail />} />
+        <Route path="privacy" element={<Privacy />} />
       </Route>
       <Route path="*" element={<NotFound home={PARTNER_PATHS.root} />} />
     </Routes>

@@ -107,14 +107,32 @@ const AUDIT = pageOf([
 ]);
 
 /** A logged-in staff member of the given role and everything the screens read. */
-export function partnerHandlers({ role = "partner_admin" as Role, list = rows(25), count = 312, stats = STATS } = {}) {
+export function partnerHandlers({
+  role = "partner_admin" as Role,
+  list = rows(25),
+  count = 312,
+  countExact = true,
+  stats = STATS,
+} = {}) {
   return [
     http.get(`${API}/auth/csrf/`, () => new HttpResponse(null, { status: 204 })),
     http.get(`${API}/me/`, () => HttpResponse.json(member(role))),
     http.post(`${API}/auth/logout/`, () => new HttpResponse(null, { status: 204 })),
     http.get(`${API}/quota_applications/filters/`, () => HttpResponse.json(FILTER_OPTIONS)),
-    http.get(`${API}/quota_applications/`, () => HttpResponse.json({ ...pageOf(list, count), page_size: 25 })),
+    http.get(`${API}/quota_applications/`, () =>
+      HttpResponse.json({ ...pageOf(list, count), count_exact: countExact, page_size: 25 }),
+    ),
     http.get(`${API}/quota_applications/:id/`, ({ params }) => HttpResponse.json(detail(Number(params.id)))),
+    http.post(`${API}/quota_applications/:id/corrections/`, async ({ params, request }) => {
+      const { field, value } = (await request.json()) as { field: string; value: string };
+      const answer = detail(Number(params.id));
+      answer.registration.fields = answer.registration.fields.map((item) =>
+        item.code === field
+          ? { ...item, value, confidence: 1, unread: false, source: "corrected", corrected_by: member(role).name }
+          : item,
+      );
+      return HttpResponse.json(answer);
+    }),
     http.post(`${API}/quota_applications/moves/`, async ({ request }) => {
       const { ids } = (await request.json()) as { ids: number[] };
       return HttpResponse.json({

@@ -1,10 +1,15 @@
-/** The partner area's main screens in the utility and the wallbox kind (the standard kind: partner.stories.tsx). */
+/**
+ * Every partner-area screen and state of partner.stories.tsx (the standard kind) in the utility
+ * and the wallbox kind: the same route, answers, viewport and play function, only the partner
+ * kind (addon-themes' `theme` global) differs. Kept as one story per state and kind, so a
+ * designer finds "Wallbox: applications empty" in the sidebar and the story test covers it.
+ */
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { errorHandlers, emptyHandlers, loginHandlers, partnerHandlers } from "./partner-handlers";
+import { partnerHandlers } from "./partner-handlers";
+import * as standard from "./partner.stories";
 
 const meta = {
   title: "Partner area: kinds",
@@ -16,139 +21,280 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** The story is ready when the screen's content has arrived (lazy chunks, MSW answers). */
-const shows = (testid: string) => ({
-  play: async ({ canvasElement }: { canvasElement: HTMLElement }) => {
-    await within(canvasElement.ownerDocument.body).findByTestId(testid, {}, { timeout: 20_000 });
-  },
+/** A standard story in another partner kind (name and tags stay literal: Storybook indexes them). */
+const inKind = (story: Story, kind: "utility" | "wallbox"): Story => ({
+  ...story,
+  globals: { ...story.globals, theme: kind },
 });
 
-const desktop = { viewport: { value: "desktop", isRotated: false } };
-const utility = { theme: "utility" };
-const wallbox = { theme: "wallbox" };
-const FILTERED = "/partner/applications?status=qa_entered&sub_partner=1&q=Muster";
-
-async function bulkMove({ canvasElement }: { canvasElement: HTMLElement }) {
-  const canvas = within(canvasElement);
-  const body = within(canvasElement.ownerDocument.body);
-  for (const sequence of ["100001", "100002"]) {
-    await userEvent.click(
-      within(await canvas.findByRole("row", { name: new RegExp(sequence) }, { timeout: 20_000 })).getByRole("checkbox"),
-    );
-  }
-  await userEvent.click(canvas.getByTestId("bulk-move"));
-  const dialog = within(await body.findByRole("dialog"));
-  await userEvent.click(dialog.getByTestId("move-status"));
-  await userEvent.click(await body.findByRole("option", { name: "Ausgezahlt" }));
-  await userEvent.type(dialog.getByTestId("move-reason"), "Zahlung erfolgt");
-  await userEvent.click(dialog.getByTestId("move-submit"));
-  await expect(await dialog.findByTestId("move-refusals", {}, { timeout: 20_000 })).toBeVisible();
-}
-
-export const UtilityLogin: Story = {
-  name: "Utility: login",
-  args: { route: "/partner/login" },
-  parameters: { msw: loginHandlers() },
-  globals: utility,
-  ...shows("partner-login"),
+export const UtilityLogin: Story = { ...inKind(standard.Login, "utility"), name: "Utility: login" };
+export const UtilityLoginWrongPassword: Story = {
+  ...inKind(standard.LoginWrongPassword, "utility"),
+  name: "Utility: login, wrong password",
+};
+export const UtilityLoginCode: Story = {
+  ...inKind(standard.LoginCode, "utility"),
+  name: "Utility: login, code step, wrong code",
+};
+export const UtilityLoginEnrolment: Story = {
+  ...inKind(standard.LoginEnrolment, "utility"),
+  name: "Utility: login, enrolment with QR code",
+};
+export const UtilityLoginBackupCodes: Story = {
+  ...inKind(standard.LoginBackupCodes, "utility"),
+  name: "Utility: login, backup codes",
+};
+export const UtilityInvite: Story = { ...inKind(standard.Invite, "utility"), name: "Utility: invite" };
+export const UtilityInviteExpired: Story = {
+  ...inKind(standard.InviteExpired, "utility"),
+  name: "Utility: invite, expired",
 };
 export const UtilityDashboard: Story = {
+  ...inKind(standard.Dashboard, "utility"),
   name: "Utility: dashboard",
-  args: { route: "/partner/dashboard" },
-  globals: { ...utility, ...desktop },
   tags: ["desktop"],
-  ...shows("stats-charts"),
+};
+export const UtilityDashboardPhone: Story = {
+  ...inKind(standard.DashboardPhone, "utility"),
+  name: "Utility: dashboard, phone",
 };
 export const UtilityDashboardEmpty: Story = {
-  name: "Utility: dashboard empty",
-  args: { route: "/partner/dashboard" },
-  parameters: { msw: emptyHandlers },
-  globals: { ...utility, ...desktop },
+  ...inKind(standard.DashboardEmpty, "utility"),
+  name: "Utility: dashboard, empty",
   tags: ["desktop"],
-  ...shows("stats-empty"),
+};
+export const UtilityDashboardLoading: Story = {
+  ...inKind(standard.DashboardLoading, "utility"),
+  name: "Utility: dashboard, loading",
+  tags: ["desktop"],
+};
+export const UtilityDashboardError: Story = {
+  ...inKind(standard.DashboardError, "utility"),
+  name: "Utility: dashboard, error",
+  tags: ["desktop"],
+};
+export const UtilityApplications: Story = {
+  ...inKind(standard.Applications, "utility"),
+  name: "Utility: applications",
+  tags: ["desktop"],
+};
+export const UtilityApplicationsPhone: Story = {
+  ...inKind(standard.ApplicationsPhone, "utility"),
+  name: "Utility: applications, phone",
 };
 export const UtilityApplicationsFiltered: Story = {
-  name: "Utility: applications filtered",
-  args: { route: FILTERED },
-  globals: { ...utility, ...desktop },
+  ...inKind(standard.ApplicationsFiltered, "utility"),
+  name: "Utility: applications, filtered",
   tags: ["desktop"],
-  ...shows("open-1"),
 };
-export const UtilityApplicationsError: Story = {
-  name: "Utility: applications error",
-  args: { route: "/partner/applications" },
-  parameters: { msw: errorHandlers },
-  globals: { ...utility, ...desktop },
+export const UtilityApplicationsEstimated: Story = {
+  ...inKind(standard.ApplicationsEstimated, "utility"),
+  name: "Utility: applications, large match, estimated count",
   tags: ["desktop"],
-  ...shows("forbidden"),
 };
-export const UtilityBulkResult: Story = {
-  name: "Utility: bulk result with refusals",
-  args: { route: "/partner/applications" },
-  globals: { ...utility, ...desktop },
+export const UtilityApplicationsRestored: Story = {
+  ...inKind(standard.ApplicationsRestored, "utility"),
+  name: "Utility: applications, filter restored from filter-values",
   tags: ["desktop"],
-  play: bulkMove,
 };
-export const UtilityDetail: Story = {
-  name: "Utility: detail drawer",
-  args: { route: "/partner/applications?open=2" },
-  globals: utility,
-  ...shows("application-detail"),
+export const UtilityApplicationsEmpty: Story = {
+  ...inKind(standard.ApplicationsEmpty, "utility"),
+  name: "Utility: applications, empty",
+  tags: ["desktop"],
+};
+export const UtilityApplicationsLoading: Story = {
+  ...inKind(standard.ApplicationsLoading, "utility"),
+  name: "Utility: applications, loading",
+  tags: ["desktop"],
+};
+export const UtilityApplicationsForbidden: Story = {
+  ...inKind(standard.ApplicationsForbidden, "utility"),
+  name: "Utility: applications, error (403)",
+  tags: ["desktop"],
+};
+export const UtilityApplicationsViewer: Story = {
+  ...inKind(standard.ApplicationsViewer, "utility"),
+  name: "Utility: applications, viewer",
+  tags: ["desktop"],
+};
+export const UtilityApplicationsBulkResult: Story = {
+  ...inKind(standard.ApplicationsBulkResult, "utility"),
+  name: "Utility: applications, bulk result with refusals",
+  tags: ["desktop"],
+};
+export const UtilityApplicationDetail: Story = {
+  ...inKind(standard.ApplicationDetail, "utility"),
+  name: "Utility: applications, detail drawer",
+  tags: ["desktop"],
+};
+export const UtilityApplicationDetailPhone: Story = {
+  ...inKind(standard.ApplicationDetailPhone, "utility"),
+  name: "Utility: applications, detail drawer, phone",
 };
 export const UtilitySubPartners: Story = {
+  ...inKind(standard.SubPartners, "utility"),
   name: "Utility: sub-partners",
-  args: { route: "/partner/sub-partners" },
-  globals: { ...utility, ...desktop },
   tags: ["desktop"],
-  ...shows("edit-1"),
 };
+export const UtilitySubPartnersEmpty: Story = {
+  ...inKind(standard.SubPartnersEmpty, "utility"),
+  name: "Utility: sub-partners, empty",
+  tags: ["desktop"],
+};
+export const UtilitySubPartnerForm: Story = {
+  ...inKind(standard.SubPartnerForm, "utility"),
+  name: "Utility: sub-partners, form with the server's message",
+};
+export const UtilitySingleDeals: Story = {
+  ...inKind(standard.SingleDeals, "utility"),
+  name: "Utility: single deals",
+  tags: ["desktop"],
+};
+export const UtilitySingleDealDraft: Story = {
+  ...inKind(standard.SingleDealDraft, "utility"),
+  name: "Utility: single deals, unsaved form restored (single-deal-details)",
+};
+export const UtilityStaff: Story = { ...inKind(standard.Staff, "utility"), name: "Utility: staff", tags: ["desktop"] };
+export const UtilityStaffViewer: Story = {
+  ...inKind(standard.StaffViewer, "utility"),
+  name: "Utility: staff, not allowed",
+};
+export const UtilityAudit: Story = { ...inKind(standard.Audit, "utility"), name: "Utility: audit", tags: ["desktop"] };
+export const UtilityAuditEmpty: Story = { ...inKind(standard.AuditEmpty, "utility"), name: "Utility: audit, empty" };
+export const UtilityMenu: Story = { ...inKind(standard.Menu, "utility"), name: "Utility: menu, phone" };
 
-export const WallboxLogin: Story = {
-  name: "Wallbox: login",
-  args: { route: "/partner/login" },
-  parameters: { msw: loginHandlers() },
-  globals: wallbox,
-  ...shows("partner-login"),
+export const WallboxLogin: Story = { ...inKind(standard.Login, "wallbox"), name: "Wallbox: login" };
+export const WallboxLoginWrongPassword: Story = {
+  ...inKind(standard.LoginWrongPassword, "wallbox"),
+  name: "Wallbox: login, wrong password",
+};
+export const WallboxLoginCode: Story = {
+  ...inKind(standard.LoginCode, "wallbox"),
+  name: "Wallbox: login, code step, wrong code",
+};
+export const WallboxLoginEnrolment: Story = {
+  ...inKind(standard.LoginEnrolment, "wallbox"),
+  name: "Wallbox: login, enrolment with QR code",
+};
+export const WallboxLoginBackupCodes: Story = {
+  ...inKind(standard.LoginBackupCodes, "wallbox"),
+  name: "Wallbox: login, backup codes",
+};
+export const WallboxInvite: Story = { ...inKind(standard.Invite, "wallbox"), name: "Wallbox: invite" };
+export const WallboxInviteExpired: Story = {
+  ...inKind(standard.InviteExpired, "wallbox"),
+  name: "Wallbox: invite, expired",
 };
 export const WallboxDashboard: Story = {
+  ...inKind(standard.Dashboard, "wallbox"),
   name: "Wallbox: dashboard",
-  args: { route: "/partner/dashboard" },
-  globals: { ...wallbox, ...desktop },
   tags: ["desktop"],
-  ...shows("stats-charts"),
 };
-export const WallboxApplicationsEmpty: Story = {
-  name: "Wallbox: applications empty",
-  args: { route: "/partner/applications?status=qa_test" },
-  parameters: { msw: emptyHandlers },
-  globals: { ...wallbox, ...desktop },
+export const WallboxDashboardPhone: Story = {
+  ...inKind(standard.DashboardPhone, "wallbox"),
+  name: "Wallbox: dashboard, phone",
+};
+export const WallboxDashboardEmpty: Story = {
+  ...inKind(standard.DashboardEmpty, "wallbox"),
+  name: "Wallbox: dashboard, empty",
   tags: ["desktop"],
-  ...shows("applications-empty"),
+};
+export const WallboxDashboardLoading: Story = {
+  ...inKind(standard.DashboardLoading, "wallbox"),
+  name: "Wallbox: dashboard, loading",
+  tags: ["desktop"],
+};
+export const WallboxDashboardError: Story = {
+  ...inKind(standard.DashboardError, "wallbox"),
+  name: "Wallbox: dashboard, error",
+  tags: ["desktop"],
+};
+export const WallboxApplications: Story = {
+  ...inKind(standard.Applications, "wallbox"),
+  name: "Wallbox: applications",
+  tags: ["desktop"],
 };
 export const WallboxApplicationsPhone: Story = {
-  name: "Wallbox: applications phone",
-  args: { route: "/partner/applications" },
-  globals: wallbox,
-  ...shows("open-1"),
+  ...inKind(standard.ApplicationsPhone, "wallbox"),
+  name: "Wallbox: applications, phone",
 };
-export const WallboxBulkResult: Story = {
-  name: "Wallbox: bulk result with refusals",
-  args: { route: "/partner/applications" },
-  globals: { ...wallbox, ...desktop },
+export const WallboxApplicationsFiltered: Story = {
+  ...inKind(standard.ApplicationsFiltered, "wallbox"),
+  name: "Wallbox: applications, filtered",
   tags: ["desktop"],
-  play: bulkMove,
+};
+export const WallboxApplicationsEstimated: Story = {
+  ...inKind(standard.ApplicationsEstimated, "wallbox"),
+  name: "Wallbox: applications, large match, estimated count",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsRestored: Story = {
+  ...inKind(standard.ApplicationsRestored, "wallbox"),
+  name: "Wallbox: applications, filter restored from filter-values",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsEmpty: Story = {
+  ...inKind(standard.ApplicationsEmpty, "wallbox"),
+  name: "Wallbox: applications, empty",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsLoading: Story = {
+  ...inKind(standard.ApplicationsLoading, "wallbox"),
+  name: "Wallbox: applications, loading",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsForbidden: Story = {
+  ...inKind(standard.ApplicationsForbidden, "wallbox"),
+  name: "Wallbox: applications, error (403)",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsViewer: Story = {
+  ...inKind(standard.ApplicationsViewer, "wallbox"),
+  name: "Wallbox: applications, viewer",
+  tags: ["desktop"],
+};
+export const WallboxApplicationsBulkResult: Story = {
+  ...inKind(standard.ApplicationsBulkResult, "wallbox"),
+  name: "Wallbox: applications, bulk result with refusals",
+  tags: ["desktop"],
+};
+export const WallboxApplicationDetail: Story = {
+  ...inKind(standard.ApplicationDetail, "wallbox"),
+  name: "Wallbox: applications, detail drawer",
+  tags: ["desktop"],
+};
+export const WallboxApplicationDetailPhone: Story = {
+  ...inKind(standard.ApplicationDetailPhone, "wallbox"),
+  name: "Wallbox: applications, detail drawer, phone",
+};
+export const WallboxSubPartners: Story = {
+  ...inKind(standard.SubPartners, "wallbox"),
+  name: "Wallbox: sub-partners",
+  tags: ["desktop"],
+};
+export const WallboxSubPartnersEmpty: Story = {
+  ...inKind(standard.SubPartnersEmpty, "wallbox"),
+  name: "Wallbox: sub-partners, empty",
+  tags: ["desktop"],
+};
+export const WallboxSubPartnerForm: Story = {
+  ...inKind(standard.SubPartnerForm, "wallbox"),
+  name: "Wallbox: sub-partners, form with the server's message",
 };
 export const WallboxSingleDeals: Story = {
+  ...inKind(standard.SingleDeals, "wallbox"),
   name: "Wallbox: single deals",
-  args: { route: "/partner/single-deals" },
-  globals: { ...wallbox, ...desktop },
   tags: ["desktop"],
-  ...shows("edit-1"),
 };
-export const WallboxStaff: Story = {
-  name: "Wallbox: staff",
-  args: { route: "/partner/staff" },
-  globals: { ...wallbox, ...desktop },
-  tags: ["desktop"],
-  ...shows("staff-table"),
+export const WallboxSingleDealDraft: Story = {
+  ...inKind(standard.SingleDealDraft, "wallbox"),
+  name: "Wallbox: single deals, unsaved form restored (single-deal-details)",
 };
+export const WallboxStaff: Story = { ...inKind(standard.Staff, "wallbox"), name: "Wallbox: staff", tags: ["desktop"] };
+export const WallboxStaffViewer: Story = {
+  ...inKind(standard.StaffViewer, "wallbox"),
+  name: "Wallbox: staff, not allowed",
+};
+export const WallboxAudit: Story = { ...inKind(standard.Audit, "wallbox"), name: "Wallbox: audit", tags: ["desktop"] };
+export const WallboxAuditEmpty: Story = { ...inKind(standard.AuditEmpty, "wallbox"), name: "Wallbox: audit, empty" };
+export const WallboxMenu: Story = { ...inKind(standard.Menu, "wallbox"), name: "Wallbox: menu, phone" };

@@ -1,9 +1,8 @@
-import { configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 
-import { preloadAllScreens } from "@/app/lazy-screen";
 import { storeSet } from "@/shared/lib/session-store";
-import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
+import { currentLocation, partnerConfig, renderAt } from "@/test/render";
 
 import type { Role } from "./api/auth";
 import {
@@ -19,7 +18,7 @@ import {
   STATS,
   subPartner,
 } from "./fixtures";
-import { type PartnerCall, type PartnerRoutes, stubPartnerApi } from "./test-api";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
 
 const API = "/api/partner/";
 const ME = `GET ${API}me/`;
@@ -30,32 +29,7 @@ function loggedIn(role: Role = "partner_admin"): PartnerRoutes {
   return { [ME]: () => ({ body: member(role) }), [FILTERS]: () => ({ body: FILTER_OPTIONS }) };
 }
 
-function page(items: unknown[], count = items.length) {
-  return { body: { count, page: 1, page_size: 25, results: items } };
-}
-
-const lastCall = (calls: PartnerCall[], path: string, method?: string) =>
-  [...calls].reverse().find((call) => call.path === path && (!method || call.method === method)) as PartnerCall;
-
-// The partner area's own lazy screens register when its chunk has loaded: load them too.
-// A busy 2-core machine: screens and the grid take their time to appear.
-configure({ asyncUtilTimeout: 8000 });
-
-// The grid and the charts take a while to compile on a busy machine.
-beforeAll(async () => {
-  await preloadAllScreens();
-}, 180_000);
-
-beforeEach(() => {
-  setDesktop(true);
-  window.localStorage.clear();
-  document.cookie = "csrftoken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+partnerTestSetup();
 
 describe("login", () => {
   it("/partner without a session goes to the login; password, then the code, then the dashboard", async () => {
@@ -236,7 +210,7 @@ describe("layout", () => {
       within(menu)
         .getAllByRole("link")
         .map((link) => link.textContent),
-    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge"]);
+    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Massen-Uploads"]);
     await waitFor(() => expect(currentLocation()).toBe("/partner/dashboard"));
   });
 
@@ -248,7 +222,17 @@ describe("layout", () => {
       within(menu)
         .getAllByRole("link")
         .map((link) => link.textContent),
-    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Mitarbeiter", "Protokoll"]);
+    ).toEqual([
+      "Dashboard",
+      "Anträge",
+      "Unterpartner",
+      "Einzelverträge",
+      "Massen-Uploads",
+      "Abrechnungsläufe",
+      "Mitarbeiter",
+      "Protokoll",
+      "Datenschutz",
+    ]);
     first.unmount();
     vi.unstubAllGlobals();
     stubPartnerApi(loggedIn("viewer"));
@@ -274,12 +258,13 @@ describe("layout", () => {
 
 describe("applications", { timeout: 90_000 }, () => {
   it("the URL's filter, order and page go to the server; the rows are shown; the CSV link carries the filter", async () => {
-    const calls = stubPartnerApi({ ...loggedIn("back_office"), [LIST]: () => page(rows(3), 312) });
+    const calls = stubPartnerApi({ ...loggedIn("back_office"), [LIST]: () => listPage(rows(3), 312) });
     renderAt(
       "/partner/applications?status=qa_entered&status=qa_picked_up&sub_partner=1&q=Muster&ordering=sequence&page=2",
     );
     expect(await screen.findByText("100002")).toBeInTheDocument();
     expect(screen.getByText("Max Müller")).toBeInTheDocument();
+    expect(screen.getByTestId("application-count")).toHaveTextContent(/^312$/);
     const list = lastCall(calls, `${API}quota_applications/`);
     expect(list.query.getAll("status")).toEqual(["qa_entered", "qa_picked_up"]);
     expect(Object.fromEntries([...list.query].filter(([name]) => name !== "status"))).toEqual({
@@ -304,7 +289,7 @@ describe("applications", { timeout: 90_000 }, () => {
   });
 
   it("a filter change goes into the URL (page 1 again) and to the server; sorting by a column too", async () => {
-    const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => page(rows(3), 60) });
+    const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage(rows(3), 60) });
     renderAt("/partner/applications?page=3");
     await screen.findByText("100001");
     fireEvent.change(screen.getByTestId("filter-q"), { target: { value: "WVWZZZ" } });
@@ -312,7 +297,8 @@ describe("applications", { timeout: 90_000 }, () => {
     await waitFor(() => expect(currentLocation()).toContain("q=WVWZZZ"));
     expect(currentLocation()).toContain("page=1");
     await waitFor(() => expect(lastCall(calls, `${API}quota_applications/`).query.get("q")).toBe("WVWZZZ"));
-    fireEvent.change(screen.getByTestId("filter-from"), { target: { value: "2026-03-01" } });
+    // typed the German way, sent as the day the API takes
+    fireEvent.change(screen.getByTestId("filter-from"), { target: { value: "1.3.2026" } });
     await waitFor(() =>
       expect(lastCall(calls, `${API}quota_applications/`).query.get("created_from")).toBe("2026-03-01"),
     );
@@ -330,7 +316,7 @@ describe("applications", { timeout: 90_000 }, () => {
       "filter-values",
       JSON.stringify({ status: ["qa_paid"], legislation_year: ["2025"], page_size: ["50"] }),
     );
-    const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => page([row(8)]) });
+    const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage([row(8)]) });
     renderAt("/partner/applications");
     await waitFor(() =>
       expect(currentLocation()).toBe("/partner/applications?status=qa_paid&legislation_year=2025&page_size=50"),
@@ -345,7 +331,7 @@ describe("applications", { timeout: 90_000 }, () => {
     const calls = stubPartnerApi({
       ...loggedIn("back_office"),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [LIST]: () => page(rows(3)),
+      [LIST]: () => listPage(rows(3)),
       [`POST ${API}quota_applications/moves/`]: () => ({
         body: {
           results: [
@@ -383,7 +369,7 @@ describe("applications", { timeout: 90_000 }, () => {
   });
 
   it("a viewer reads the list but gets neither selection, moves nor the CSV", async () => {
-    stubPartnerApi({ ...loggedIn("viewer"), [LIST]: () => page(rows(2)) });
+    stubPartnerApi({ ...loggedIn("viewer"), [LIST]: () => listPage(rows(2)) });
     renderAt("/partner/applications");
     await screen.findByText("100001");
     expect(screen.queryByTestId("bulk-move")).toBeNull();
@@ -391,8 +377,17 @@ describe("applications", { timeout: 90_000 }, () => {
     expect(screen.queryAllByRole("checkbox")).toHaveLength(0);
   });
 
+  it("a large match's count is the server's estimate, shown as about", async () => {
+    stubPartnerApi({
+      ...loggedIn(),
+      [LIST]: () => ({ body: { ...listPage(rows(25), 18_541).body, count_exact: false } }),
+    });
+    renderAt("/partner/applications");
+    expect(await screen.findByTestId("application-count")).toHaveTextContent("ca. 18.541");
+  });
+
   it("an empty result says so; a 403 shows the server's German refusal", async () => {
-    stubPartnerApi({ ...loggedIn(), [LIST]: () => page([]) });
+    stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage([]) });
     const first = renderAt("/partner/applications?status=qa_test");
     expect(await screen.findByText("Keine Anträge für diesen Filter.")).toBeInTheDocument();
     first.unmount();
@@ -409,7 +404,7 @@ describe("applications", { timeout: 90_000 }, () => {
     const calls = stubPartnerApi({
       ...loggedIn("back_office"),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [LIST]: () => page(rows(3)),
+      [LIST]: () => listPage(rows(3)),
       [`GET ${API}quota_applications/2/`]: () => ({ body: detail(2) }),
       [`POST ${API}quota_applications/moves/`]: () => ({ body: { results: [{ id: 2, ok: true }] } }),
     });
@@ -446,13 +441,76 @@ describe("applications", { timeout: 90_000 }, () => {
   });
 });
 
+describe("the reader's fields in the drawer", { timeout: 90_000 }, () => {
+  it("shows value, confidence and 'nicht gelesen'; the back office corrects a field, the server's rule under it", async () => {
+    const corrected = detail(2);
+    corrected.registration.fields = corrected.registration.fields.map((field) =>
+      field.code === "A"
+        ? { ...field, value: "B-AB 1234E", confidence: 1, unread: false, source: "corrected", corrected_by: "Berta" }
+        : field,
+    );
+    corrected.registration.corrections = [
+      { code: "A", before: "", after: "B-AB 1234E", actor: "Berta", created_at: "2026-03-27T09:00:00+01:00" },
+    ];
+    let tries = 0;
+    const calls = stubPartnerApi({
+      ...loggedIn("back_office"),
+      [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
+      [LIST]: () => listPage(rows(3)),
+      [`GET ${API}quota_applications/2/`]: () => ({ body: detail(2) }),
+      [`POST ${API}quota_applications/2/corrections/`]: () =>
+        ++tries === 1
+          ? {
+              status: 400,
+              body: { value: { error_code: "READ008", message: "Kein gültiges Kennzeichen (z. B. B-AB 1234E)." } },
+            }
+          : { body: corrected },
+    });
+    renderAt("/partner/applications?open=2");
+    const table = await screen.findByTestId("reading-table");
+    expect(within(within(table).getByTestId("reading-E")).getByText("93 %")).toBeInTheDocument();
+    expect(within(within(table).getByTestId("reading-B")).getByText("17.05.2023")).toBeInTheDocument();
+    const plate = within(table).getByTestId("reading-A");
+    expect(within(plate).getByText("nicht gelesen")).toBeInTheDocument();
+
+    fireEvent.click(within(plate).getByRole("button", { name: "Kennzeichen (A) korrigieren" }));
+    const input = within(plate).getByLabelText("Richtiger Wert");
+    fireEvent.change(input, { target: { value: "kein kennzeichen" } });
+    fireEvent.click(within(plate).getByRole("button", { name: "Speichern" }));
+    expect(await within(plate).findByText("Kein gültiges Kennzeichen (z. B. B-AB 1234E).")).toBeInTheDocument();
+    fireEvent.change(input, { target: { value: "B-AB 1234E" } });
+    fireEvent.click(within(plate).getByRole("button", { name: "Speichern" }));
+
+    expect(await within(plate).findByText("korrigiert von Berta")).toBeInTheDocument();
+    expect(within(plate).getByText("100 %")).toBeInTheDocument();
+    expect(within(plate).queryByText("nicht gelesen")).not.toBeInTheDocument();
+    expect(screen.getByTestId("detail-corrections")).toHaveTextContent("Kennzeichen (A): leer → B-AB 1234E");
+    expect(lastCall(calls, `${API}quota_applications/2/corrections/`).body).toEqual({
+      field: "A",
+      value: "B-AB 1234E",
+    });
+  });
+
+  it("a viewer sees the fields but no correction", async () => {
+    stubPartnerApi({
+      ...loggedIn("viewer"),
+      [LIST]: () => listPage(rows(3)),
+      [`GET ${API}quota_applications/2/`]: () => ({ body: detail(2) }),
+    });
+    renderAt("/partner/applications?open=2");
+    const table = await screen.findByTestId("reading-table");
+    expect(within(table).getByText("VOLKSWAGEN")).toBeInTheDocument();
+    expect(within(table).queryByRole("button", { name: /korrigieren/ })).not.toBeInTheDocument();
+  });
+});
+
 describe("sub-partners and single deals", { timeout: 90_000 }, () => {
   it("creates a sub-partner: the rules first, then the server's message under its field; the open form is kept", async () => {
     let tries = 0;
     const calls = stubPartnerApi({
       ...loggedIn("back_office"),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [`GET ${API}sub_partners/`]: () => page([subPartner(1)]),
+      [`GET ${API}sub_partners/`]: () => listPage([subPartner(1)]),
       [`POST ${API}sub_partners/`]: () =>
         ++tries === 1
           ? {
@@ -510,7 +568,7 @@ describe("sub-partners and single deals", { timeout: 90_000 }, () => {
     const calls = stubPartnerApi({
       ...loggedIn(),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [`GET ${API}sub_partners/`]: () => page([subPartner(1)]),
+      [`GET ${API}sub_partners/`]: () => listPage([subPartner(1)]),
       [`PATCH ${API}sub_partners/1/`]: () => ({ body: subPartner(1) }),
     });
     renderAt("/partner/sub-partners");
@@ -528,7 +586,7 @@ describe("sub-partners and single deals", { timeout: 90_000 }, () => {
     const calls = stubPartnerApi({
       ...loggedIn("partner_admin"),
       [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
-      [`GET ${API}single_deals/`]: () => page([singleDeal(1)]),
+      [`GET ${API}single_deals/`]: () => listPage([singleDeal(1)]),
       [`POST ${API}single_deals/`]: () => ({ status: 201, body: singleDeal(2) }),
     });
     renderAt("/partner/single-deals");

@@ -1,5 +1,10 @@
-/** A fetch stub for the partner area's Vitest tests: records every call with its query and headers. */
-import { vi } from "vitest";
+/** The partner area's Vitest tests: a fetch stub recording every call with its query and
+ * headers, and the setup every test file of the area shares. */
+import { configure } from "@testing-library/react";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
+
+import { preloadAllScreens } from "@/app/lazy-screen";
+import { setDesktop } from "@/test/render";
 
 export type PartnerCall = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers };
 type Answer = { status?: number; body?: unknown; headers?: Record<string, string> };
@@ -26,3 +31,33 @@ export function stubPartnerApi(routes: PartnerRoutes): PartnerCall[] {
   );
   return calls;
 }
+
+const NO_CSRF = "csrftoken=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
+
+/** Registers what every test file of the partner area needs around its tests: the area's lazy
+ * screens (grid, charts) loaded once, a desktop, no stored state, a CSRF cookie as given (none
+ * by default), stubs removed after each test. Screens take their time on a busy 2-core machine. */
+export function partnerTestSetup({ csrfCookie = NO_CSRF }: { csrfCookie?: string } = {}): void {
+  configure({ asyncUtilTimeout: 8000 });
+  beforeAll(async () => {
+    await preloadAllScreens();
+  }, 180_000);
+  beforeEach(() => {
+    setDesktop(true);
+    window.localStorage.clear();
+    document.cookie = csrfCookie;
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+}
+
+/** One page of a list answer, as the partner API pages. */
+export const listPage = (items: unknown[], count = items.length) => ({
+  body: { count, page: 1, page_size: 25, results: items },
+});
+
+/** The last recorded call to a path (and method). */
+export const lastCall = (calls: PartnerCall[], path: string, method?: string) =>
+  [...calls].reverse().find((call) => call.path === path && (!method || call.method === method)) as PartnerCall;

@@ -1,8 +1,11 @@
+import Box from "@mui/material/Box";
+import CircularProgress from "@mui/material/CircularProgress";
 import LinearProgress from "@mui/material/LinearProgress";
-import { type ReactElement, useEffect, useState } from "react";
+import { type ReactElement, Suspense, useEffect, useState } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
 
+import { lazyScreen } from "@/app/lazy-screen";
 import { usePartner } from "@/app/partner-context";
 import { browser } from "@/shared/lib/browser";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
@@ -10,20 +13,42 @@ import { NotFound } from "@/shared/ui/not-found";
 import { useToaster } from "@/shared/ui/toaster";
 
 import { AuthLayout } from "./components/auth-layout";
-import { Shell } from "./components/shell";
 import { VersionCheck } from "./components/version-check";
 import { createPortalI18n } from "./i18n";
+import { impressumEnabled, privacyEnabled } from "./lib/pages-enabled";
 import { onPortalSession, useBusy } from "./lib/portal-api";
 import { portalClear } from "./lib/portal-store";
 import { PORTAL_PATHS } from "./paths";
-import { EmailVerify } from "./routes/email-verify";
 import { LoginView } from "./routes/login";
-import { RecaptchaOtpFlow } from "./routes/otp";
-import { DataPrivacyInfo, impressumEnabled, PortalImpressum, privacyEnabled } from "./routes/pages";
-import { RegistrationsView } from "./routes/registrations";
-import { ResetPassword } from "./routes/reset-password";
-import { SignupView } from "./routes/signup";
-import { TermsAndConditions } from "./routes/terms";
+
+// The login comes with the portal's chunk (the server preloads it on portal pages); every other
+// portal screen is a chunk of its own, fetched once the login is up (lazy-screen.ts), so a
+// phone opening the login downloads and runs only what the login needs.
+const Shell = lazyScreen(() => import("./components/shell"), "Shell");
+const RegistrationsView = lazyScreen(() => import("./routes/registrations"), "RegistrationsView");
+const PortalImpressum = lazyScreen(() => import("./routes/pages"), "PortalImpressum");
+const DataPrivacyInfo = lazyScreen(() => import("./routes/pages"), "DataPrivacyInfo");
+const ResetPassword = lazyScreen(() => import("./routes/reset-password"), "ResetPassword");
+const EmailVerify = lazyScreen(() => import("./routes/email-verify"), "EmailVerify");
+const TermsAndConditions = lazyScreen(() => import("./routes/terms"), "TermsAndConditions");
+const RecaptchaOtpFlow = lazyScreen(() => import("./routes/otp"), "RecaptchaOtpFlow");
+const SignupView = lazyScreen(() => import("./routes/signup"), "SignupView");
+const SCREENS = [
+  Shell,
+  RegistrationsView,
+  PortalImpressum,
+  DataPrivacyInfo,
+  ResetPassword,
+  EmailVerify,
+  TermsAndConditions,
+  RecaptchaOtpFlow,
+  SignupView,
+];
+
+/** Every portal screen's chunk (the stories load them before they render). */
+export function loadPortalScreens(): Promise<unknown[]> {
+  return Promise.all(SCREENS.map((screen) => screen.load()));
+}
 
 export const RESTORED_TOAST_MS = 2000;
 export const RELOAD_AFTER_MS = 2500;
@@ -42,7 +67,9 @@ export function PortalApp() {
       <SessionRestore />
       <Progress />
       <VersionCheck />
-      <PortalRoutes />
+      <Suspense fallback={<Waiting />}>
+        <PortalRoutes />
+      </Suspense>
     </I18nextProvider>
   );
 }
@@ -68,7 +95,9 @@ function PortalRoutes() {
       </Route>
       {/* Pages a partner has switched off lead to the login, as before; anything else is a 404. */}
       {!impressumEnabled(partner) && <Route path="impressum" element={<Navigate to={PORTAL_PATHS.login} replace />} />}
-      {!privacyEnabled(partner) && <Route path="data-privacy-info" element={<Navigate to={PORTAL_PATHS.login} replace />} />}
+      {!privacyEnabled(partner) && (
+        <Route path="data-privacy-info" element={<Navigate to={PORTAL_PATHS.login} replace />} />
+      )}
       <Route path="*" element={<NotFound home={PORTAL_PATHS.login} />} />
     </Routes>
   );
@@ -101,9 +130,21 @@ function SessionRestore() {
   return null;
 }
 
+function Waiting() {
+  return (
+    <Box sx={{ minHeight: "60vh", display: "grid", placeItems: "center" }}>
+      <CircularProgress aria-label="Wird geladen" />
+    </Box>
+  );
+}
+
 function Progress() {
   const busy = useBusy();
   return busy ? (
-    <LinearProgress aria-label="progress" data-testid="progress-bar" sx={{ position: "fixed", top: 0, left: 0, right: 0, zIndex: 2000, height: 3 }} />
+    <LinearProgress
+      aria-label="progress"
+      data-testid="progress-bar"
+      sx={{ position: "fixed", top: 0, left: 0, right: 0, zIndex: 2000, height: 3 }}
+    />
   ) : null;
 }

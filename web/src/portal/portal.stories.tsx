@@ -1,10 +1,20 @@
 /** Every screen of spec/customer-portal.md at its route, with the states designers review. */
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, spyOn, userEvent, within } from "storybook/test";
+import { expect, spyOn, userEvent, waitFor, within } from "storybook/test";
 
 import { PartnerProviders } from "@/app/app";
 import { browser } from "@/shared/lib/browser";
-import { expiringSession, invalidResetLink, loadingForever, portalHandlers, registration, REJECTED, resetLink, signupKey, TOKENS } from "@/stories/handlers";
+import {
+  expiringSession,
+  invalidResetLink,
+  loadingForever,
+  portalHandlers,
+  registration,
+  REJECTED,
+  resetLink,
+  signupKey,
+  TOKENS,
+} from "@/stories/handlers";
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
 import { PARTNERS } from "@/stories/partners";
@@ -16,6 +26,8 @@ const meta = {
   title: "Customer portal",
   component: StoryApp,
   beforeEach: ({ args }) => prepareStorage(args as Screen),
+  // The portal's screens are chunks of their own: there before the story renders, as the flow's are.
+  loaders: [() => import("@/portal/portal-app").then((portal) => portal.loadPortalScreens())],
   globals: { theme: "utility" },
 } satisfies Meta<typeof StoryApp>;
 
@@ -40,26 +52,56 @@ export const ForgotPassword: Story = {
   },
 };
 export const Otp: Story = { name: "RecaptchaOtpFlow", args: { route: "/portal/auth/otp/42" } };
-export const ResetPassword: Story = { args: { route: "/portal/auth/reset-password?token=t&id=MQ" }, parameters: { msw: resetLink } };
-export const ResetPasswordInvalid: Story = { name: "ResetPassword: invalid link", args: { route: "/portal/auth/reset-password?token=t&id=MQ" }, parameters: { msw: invalidResetLink } };
-export const AccountCreation: Story = { name: "ResetPassword: account creation", args: { route: "/portal/auth/reset-password?token=t&id=MQ&is_user_creation=true" }, parameters: { msw: resetLink } };
+export const ResetPassword: Story = {
+  args: { route: "/portal/auth/reset-password?token=t&id=MQ" },
+  parameters: { msw: resetLink },
+};
+export const ResetPasswordInvalid: Story = {
+  name: "ResetPassword: invalid link",
+  args: { route: "/portal/auth/reset-password?token=t&id=MQ" },
+  parameters: { msw: invalidResetLink },
+};
+export const AccountCreation: Story = {
+  name: "ResetPassword: account creation",
+  args: { route: "/portal/auth/reset-password?token=t&id=MQ&is_user_creation=true" },
+  parameters: { msw: resetLink },
+};
 export const EmailVerify: Story = { args: { route: "/portal/auth/verify-email" } };
 export const TermsAndConditions: Story = { args: { route: "/portal/auth/terms-and-conditions" } };
-export const Signup: Story = { name: "SignupView", args: { route: "/portal/auth/signup?key=k" }, parameters: { msw: signupKey } };
+export const Signup: Story = {
+  name: "SignupView",
+  args: { route: "/portal/auth/signup?key=k" },
+  parameters: { msw: signupKey },
+};
 export const Registrations: Story = {
   name: "RegistrationsView",
   args: { route: "/portal/registrations", store: LOGGED_IN },
-  parameters: { msw: portalHandlers([registration(100001), REJECTED, registration(100003, { allowed_resubmit_years: [] })], 12) },
-  globals: desktop, tags: ["desktop"],
+  parameters: {
+    msw: portalHandlers([registration(100001), REJECTED, registration(100003, { allowed_resubmit_years: [] })], 12),
+  },
+  globals: desktop,
+  tags: ["desktop"],
 };
 export const RegistrationsPhone: Story = {
   name: "RegistrationsView: phone",
   args: { route: "/portal/registrations", store: LOGGED_IN },
   parameters: { msw: portalHandlers([registration(100001)]) },
 };
-export const RegistrationsEmpty: Story = { name: "RegistrationsView: empty", args: { route: "/portal/registrations", store: LOGGED_IN }, parameters: { msw: portalHandlers([]) } };
-export const RegistrationsLoading: Story = { name: "RegistrationsView: loading", args: { route: "/portal/registrations", store: LOGGED_IN }, parameters: { msw: loadingForever } };
-export const RejectedTimeline: Story = { name: "Card: rejected timeline", args: { route: "/portal/registrations", store: LOGGED_IN }, parameters: { msw: portalHandlers([REJECTED]) } };
+export const RegistrationsEmpty: Story = {
+  name: "RegistrationsView: empty",
+  args: { route: "/portal/registrations", store: LOGGED_IN },
+  parameters: { msw: portalHandlers([]) },
+};
+export const RegistrationsLoading: Story = {
+  name: "RegistrationsView: loading",
+  args: { route: "/portal/registrations", store: LOGGED_IN },
+  parameters: { msw: loadingForever },
+};
+export const RejectedTimeline: Story = {
+  name: "Card: rejected timeline",
+  args: { route: "/portal/registrations", store: LOGGED_IN },
+  parameters: { msw: portalHandlers([REJECTED]) },
+};
 export const AdvertisementFreeText: Story = {
   name: "RegistrationsView: free-text advertisement",
   args: { route: "/portal/registrations", store: LOGGED_IN },
@@ -67,7 +109,14 @@ export const AdvertisementFreeText: Story = {
   decorators: [
     (Story) => {
       const config = structuredClone(PARTNERS.utility);
-      config.partneradvertisement = { id: 2, type: "freetext", freetext: "<p><strong>Ökostrom</strong> für Ihr E-Auto: jetzt wechseln.</p>", image: null, url: "", enabled: true };
+      config.partneradvertisement = {
+        id: 2,
+        type: "freetext",
+        freetext: "<p><strong>Ökostrom</strong> für Ihr E-Auto: jetzt wechseln.</p>",
+        image: null,
+        url: "",
+        enabled: true,
+      };
       return (
         <PartnerProviders config={config}>
           <Story />
@@ -80,7 +129,8 @@ export const ResubmitDialog: Story = {
   name: "Resubmit dialog open",
   args: { route: "/portal/registrations", store: LOGGED_IN },
   parameters: { msw: portalHandlers([registration(100001)]) },
-  globals: desktop, tags: ["desktop"],
+  globals: desktop,
+  tags: ["desktop"],
   play: async ({ canvasElement }) => {
     await userEvent.click(await within(canvasElement).findByTestId("resubmit"));
   },
@@ -93,9 +143,20 @@ export const SessionExpiry: Story = {
   beforeEach: () => {
     spyOn(browser, "reload").mockImplementation(() => {});
   },
+  // Both toasts show in turn; the story ends when the second has cleared itself (4 s), on the
+  // restored page: the same picture every time, not one caught between the toasts' timers.
   play: async ({ canvasElement }) => {
-    await within(canvasElement.ownerDocument.body).findByText(/Ihre aktuelle Sitzung ist abgelaufen/);
+    const body = within(canvasElement.ownerDocument.body);
+    await body.findByText(/Ihre aktuelle Sitzung ist abgelaufen/);
+    await body.findByText("Ihre Sitzung wurde wiederhergestellt");
+    await waitFor(() => expect(body.queryByTestId("toast")).toBeNull(), { timeout: 15_000 });
   },
 };
-export const Impressum: Story = { args: { route: "/portal/impressum", store: LOGGED_IN }, parameters: { msw: portalHandlers([]) } };
-export const DataPrivacyInfo: Story = { args: { route: "/portal/data-privacy-info", store: LOGGED_IN }, parameters: { msw: portalHandlers([]) } };
+export const Impressum: Story = {
+  args: { route: "/portal/impressum", store: LOGGED_IN },
+  parameters: { msw: portalHandlers([]) },
+};
+export const DataPrivacyInfo: Story = {
+  args: { route: "/portal/data-privacy-info", store: LOGGED_IN },
+  parameters: { msw: portalHandlers([]) },
+};

@@ -9,17 +9,28 @@ import { type Call, stubApi } from "@/test/api-stub";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 import type { RegistrationItem } from "./api/quota-applications";
+import { crumbLabels } from "./components/shell";
 import { entryScript } from "./components/version-check";
 import { portalApi } from "./lib/portal-api";
 
 const TOKENS = { access: "access-1", refresh: "refresh-1" };
 const LIST = "GET /api/end_user_portal/quota_applications/";
-const PROFILE = { "GET /api/auth/user/profile/end-user-portal/": () => ({ body: [{ email: "paula@example.de", first_name: "Paula", last_name: "Portal" }] }) };
+const PROFILE = {
+  "GET /api/auth/user/profile/end-user-portal/": () => ({
+    body: [{ email: "paula@example.de", first_name: "Paula", last_name: "Portal" }],
+  }),
+};
 
 /** A real, tiny proof-of-work challenge: the solver has to find 7. */
 const CHALLENGE = {
   "GET /api/auth/bot-check/challenge/": () => ({
-    body: { algorithm: "SHA-256", challenge: createHash("sha256").update("salt7").digest("hex"), maxnumber: 50, salt: "salt", signature: "sig" },
+    body: {
+      algorithm: "SHA-256",
+      challenge: createHash("sha256").update("salt7").digest("hex"),
+      maxnumber: 50,
+      salt: "salt",
+      signature: "sig",
+    },
   }),
 };
 
@@ -30,9 +41,24 @@ function item(sequence: number, change: Partial<RegistrationItem> = {}): Registr
     legislation_year: 2026,
     status: "qa_picked_up",
     status_timeline: [
-      { status: "qa_created", position: "past", details: { title: "Registrierung eingegangen", subtitles: ["Wir haben Ihre Registrierung erhalten.", "01.03.2026"] } },
-      { status: "qa_picked_up", position: "current", details: { title: "In Prüfung", subtitles: ["Wir prüfen Ihren Fahrzeugschein."] } },
-      { status: "qa_sent_to_uba", position: "future", details: { title: "An das Umweltbundesamt übermittelt", subtitles: [] } },
+      {
+        status: "qa_created",
+        position: "past",
+        details: {
+          title: "Registrierung eingegangen",
+          subtitles: ["Wir haben Ihre Registrierung erhalten.", "01.03.2026"],
+        },
+      },
+      {
+        status: "qa_picked_up",
+        position: "current",
+        details: { title: "In Prüfung", subtitles: ["Wir prüfen Ihren Fahrzeugschein."] },
+      },
+      {
+        status: "qa_sent_to_uba",
+        position: "future",
+        details: { title: "An das Umweltbundesamt übermittelt", subtitles: [] },
+      },
     ],
     client_fee: "85.00",
     display_vat: true,
@@ -118,7 +144,9 @@ describe("LoginView", () => {
     expect(body.username).toBe("paula@example.de");
     expect(JSON.parse(atob(body.recaptcha))).toMatchObject({ number: 7, salt: "salt", signature: "sig" });
     expect(storeGet("tokens")).toEqual(TOKENS);
-    expect(await screen.findByTestId("registrations-empty")).toHaveTextContent("Es sind keine Registrierungen vorhanden.");
+    expect(await screen.findByTestId("registrations-empty")).toHaveTextContent(
+      "Es sind keine Registrierungen vorhanden.",
+    );
   });
 
   it("shows 'required' for empty fields and sends nothing", async () => {
@@ -138,7 +166,10 @@ describe("LoginView", () => {
   });
 
   it("goes to the code screen when the extra check is required", async () => {
-    stubApi({ ...CHALLENGE, "POST /api/auth/user/login/": () => ({ body: { tokens: null, recaptcha_extra_check: true, user_id: 42 } }) });
+    stubApi({
+      ...CHALLENGE,
+      "POST /api/auth/user/login/": () => ({ body: { tokens: null, recaptcha_extra_check: true, user_id: 42 } }),
+    });
     renderAt("/portal/auth/login");
     fireEvent.change(await screen.findByTestId("portal-username"), { target: { value: "paula@example.de" } });
     fireEvent.change(screen.getByTestId("portal-password"), { target: { value: "x" } });
@@ -167,7 +198,10 @@ describe("LoginView", () => {
 
   it.each([
     [{ detail: "Invalid recaptcha" }, "Ungültige Sicherheitsprüfung, bitte versuchen Sie es erneut"],
-    [{ detail: "Der Benutzername oder das Passwort ist falsch.", error_code: "LOGIN001" }, "Der Benutzername oder das Passwort ist falsch"],
+    [
+      { detail: "Der Benutzername oder das Passwort ist falsch.", error_code: "LOGIN001" },
+      "Der Benutzername oder das Passwort ist falsch",
+    ],
   ])("maps a 401 %j to its message", async (answer, message) => {
     stubApi({ ...CHALLENGE, "POST /api/auth/user/login/": () => ({ status: 401, body: answer }) });
     renderAt("/portal/auth/login");
@@ -178,12 +212,19 @@ describe("LoginView", () => {
   });
 
   it("offers 'create new account' after EMAIL001 in the forgot-password panel", async () => {
-    stubApi({ "POST /api/auth/user/password-reset/verify-email/": () => ({ status: 400, body: { error_code: "EMAIL001", detail: "x" } }) });
+    stubApi({
+      "POST /api/auth/user/password-reset/verify-email/": () => ({
+        status: 400,
+        body: { error_code: "EMAIL001", detail: "x" },
+      }),
+    });
     renderAt("/portal/auth/login");
     fireEvent.click(await screen.findByTestId("forgot-password"));
     fireEvent.change(screen.getByTestId("reset-email"), { target: { value: "fremd@example.de" } });
     fireEvent.click(screen.getByTestId("reset-send"));
-    expect(await screen.findByTestId("reset-message")).toHaveTextContent("Die eingegebene E-Mail-Adresse ist bei Ihrer Organisation nicht registriert");
+    expect(await screen.findByTestId("reset-message")).toHaveTextContent(
+      "Die eingegebene E-Mail-Adresse ist bei Ihrer Organisation nicht registriert",
+    );
     fireEvent.click(screen.getByTestId("create-account"));
     await waitFor(() => expect(currentLocation()).toBe("/portal/auth/verify-email"));
   });
@@ -208,6 +249,33 @@ describe("the English switch", () => {
   });
 });
 
+describe("the breadcrumbs", () => {
+  beforeEach(() => storeSet("tokens", TOKENS));
+
+  it("name each path segment after the first by the menu's label, in the chosen language", async () => {
+    stubApi({ ...PROFILE, [LIST]: () => page([]) });
+    renderAt("/portal/registrations", utility());
+    const crumbs = await screen.findByTestId("breadcrumbs");
+    await waitFor(() => expect(crumbs).toHaveTextContent("Registrierungen"));
+    expect(crumbs).not.toHaveTextContent("registrations");
+    expect(within(crumbs).getByText("Registrierungen")).toHaveAttribute("aria-current", "page");
+    fireEvent.click(screen.getByTestId("language-switch"));
+    await waitFor(() => expect(screen.getByTestId("breadcrumbs")).toHaveTextContent("Registrations"));
+  });
+
+  it("label the Impressum and the privacy page as the menu does", () => {
+    const german: Record<string, string> = {
+      "shell.registrations": "Registrierungen",
+      "shell.impressum": "Impressum",
+      "shell.privacy": "Datenschutzinformationen",
+    };
+    const t = (key: string) => german[key] ?? key;
+    expect(crumbLabels("/portal/impressum", t)).toEqual(["Impressum"]);
+    expect(crumbLabels("/portal/data-privacy-info", t)).toEqual(["Datenschutzinformationen"]);
+    expect(crumbLabels("/portal/registrations/", t)).toEqual(["Registrierungen"]);
+  });
+});
+
 describe("RegistrationsView", () => {
   beforeEach(() => storeSet("tokens", TOKENS));
 
@@ -224,7 +292,9 @@ describe("RegistrationsView", () => {
     renderAt("/portal/registrations", utility());
     expect(await screen.findAllByTestId("registration-card")).toHaveLength(5);
     fireEvent.click(screen.getByRole("button", { name: "Seite 3" }));
-    await waitFor(() => expect(calls.filter((call) => call.path === "/api/end_user_portal/quota_applications/")).toHaveLength(2));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === "/api/end_user_portal/quota_applications/")).toHaveLength(2),
+    );
     expect(screen.getByTestId("welcome-name")).toHaveTextContent("Willkommen, Paula Portal");
     expect(screen.getByRole("button", { name: "Vorherige Seite" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Nächste Seite" })).toBeInTheDocument();
@@ -240,7 +310,8 @@ describe("RegistrationsView", () => {
     renderAt("/portal/registrations", utility());
     fireEvent.click(await screen.findByTestId("new-registration"));
     expect(assign).toHaveBeenCalledWith("/terms?eup=1");
-    for (const key of ["bevRegistrationId", "bevRegistrationCompleted", "billingSuccess", "quoteId"] as const) expect(storeGet(key), key).toBeNull();
+    for (const key of ["bevRegistrationId", "bevRegistrationCompleted", "billingSuccess", "quoteId"] as const)
+      expect(storeGet(key), key).toBeNull();
     expect(storeGet("tokens")).toEqual(TOKENS);
   });
 
@@ -250,7 +321,8 @@ describe("RegistrationsView", () => {
       "fetch",
       vi.fn(async (input: RequestInfo | URL) => {
         urls.push(String(input));
-        if (String(input).includes("profile")) return new Response(JSON.stringify([{ email: "p@x.de", first_name: "P", last_name: "X" }]));
+        if (String(input).includes("profile"))
+          return new Response(JSON.stringify([{ email: "p@x.de", first_name: "P", last_name: "X" }]));
         return new Response(JSON.stringify({ count: 12, results: Array.from({ length: 5 }, (_, i) => item(i + 1)) }));
       }),
     );
@@ -271,7 +343,11 @@ describe("RegistrationsView", () => {
     expect(fees).toHaveTextContent("16,15");
     expect(within(card).getByTestId("next-year-placeholder")).toHaveTextContent("2027");
     // only the current entry shows its subtitles
-    expect(within(card).getAllByTestId("timeline-subtitle").map((node) => node.textContent)).toEqual(["Wir prüfen Ihren Fahrzeugschein."]);
+    expect(
+      within(card)
+        .getAllByTestId("timeline-subtitle")
+        .map((node) => node.textContent),
+    ).toEqual(["Wir prüfen Ihren Fahrzeugschein."]);
     expect(within(card).getByTestId("scan-image")).toHaveClass("landscape");
     fireEvent.click(within(card).getByTestId("show-more"));
     expect(within(card).getByTestId("masked-iban")).toHaveTextContent("DE89 **** **** **** **30 00");
@@ -282,7 +358,11 @@ describe("RegistrationsView", () => {
     const rejected = item(8, {
       status_timeline: [
         { status: "qa_created", position: "past", details: { title: "Registrierung eingegangen", subtitles: [] } },
-        { status: "qa_manually_rejected", position: "current", details: { title: "Abgelehnt", subtitles: ["Fahrzeugschein abgelaufen"] } },
+        {
+          status: "qa_manually_rejected",
+          position: "current",
+          details: { title: "Abgelehnt", subtitles: ["Fahrzeugschein abgelaufen"] },
+        },
       ],
     });
     stubApi({ ...PROFILE, [LIST]: () => page([rejected]) });
@@ -304,7 +384,8 @@ describe("RegistrationsView", () => {
       ...PROFILE,
       [LIST]: () => page([item(10)]),
       "PUT /api/end_user_portal/quota_applications/10/duplicate_for_new_period/": () => {
-        if (taken) return { status: 400, body: { detail: "Vehicle id already exist for this period", error_code: "QA001" } };
+        if (taken)
+          return { status: 400, body: { detail: "Vehicle id already exist for this period", error_code: "QA001" } };
         taken = true;
         return { status: 201, body: item(11, { legislation_year: 2027 }) };
       },
@@ -326,7 +407,11 @@ describe("RegistrationsView", () => {
     const put = calls.find((call) => call.method === "PUT") as Call;
     expect(put.body).toMatchObject({ period: "2027", email_promotion_opt_in: "false" });
     await resubmit();
-    await waitFor(() => expect(screen.getByTestId("toast")).toHaveTextContent("Für dieses Fahrzeug gibt es in diesem Zeitraum bereits eine Registrierung"));
+    await waitFor(() =>
+      expect(screen.getByTestId("toast")).toHaveTextContent(
+        "Für dieses Fahrzeug gibt es in diesem Zeitraum bereits eine Registrierung",
+      ),
+    );
   });
 
   it("keeps the dialog across a trip to the terms and reopens it for the same card", async () => {
@@ -339,7 +424,11 @@ describe("RegistrationsView", () => {
     fireEvent.click(await within(dialog).findByTestId("resubmit-check-terms"));
     fireEvent.click(within(dialog).getByRole("button", { name: "Teilnahmebedingungen" }));
     await waitFor(() => expect(currentLocation()).toBe("/portal/auth/terms-and-conditions"));
-    expect(JSON.parse(window.localStorage.getItem("thg.portal.resubmit") ?? "{}")).toMatchObject({ sequence: 13, selectedYear: 2027, pageNumber: 1 });
+    expect(JSON.parse(window.localStorage.getItem("thg.portal.resubmit") ?? "{}")).toMatchObject({
+      sequence: 13,
+      selectedYear: 2027,
+      pageNumber: 1,
+    });
     unmount();
 
     renderAt("/portal/registrations", utility());
@@ -350,7 +439,10 @@ describe("RegistrationsView", () => {
 
   it("treats a 403 as a new user and goes to signup", async () => {
     storeSet("email", "flow@example.de");
-    stubApi({ "GET /api/auth/user/profile/end-user-portal/": () => ({ status: 403, body: {} }), [LIST]: () => ({ status: 403, body: {} }) });
+    stubApi({
+      "GET /api/auth/user/profile/end-user-portal/": () => ({ status: 403, body: {} }),
+      [LIST]: () => ({ status: 403, body: {} }),
+    });
     renderAt("/portal/registrations", utility());
     await waitFor(() => expect(currentLocation()).toBe("/portal/auth/signup"));
   });
@@ -374,7 +466,8 @@ describe("session expiry", () => {
         fresh = true;
         return { body: { access: "access-2", refresh: "refresh-2" } };
       },
-      "GET /api/auth/user/profile/end-user-portal/": () => (fresh ? PROFILE["GET /api/auth/user/profile/end-user-portal/"]() : { status: 401, body: {} }),
+      "GET /api/auth/user/profile/end-user-portal/": () =>
+        fresh ? PROFILE["GET /api/auth/user/profile/end-user-portal/"]() : { status: 401, body: {} },
       [LIST]: () => (fresh ? page([]) : { status: 401, body: {} }),
     });
     renderAt("/portal/registrations", utility());
@@ -402,12 +495,21 @@ describe("session expiry", () => {
     const results = await Promise.all([portalApi("a/"), portalApi("b/")]);
     expect(results).toEqual([{ ok: 1 }, { ok: 2 }]);
     expect(calls.filter((call) => call.path === "/api/auth/user/token/refresh/")).toHaveLength(1);
-    expect(calls.filter((call) => call.path === "/api/a/").at(-1)?.headers.get("Authorization")).toBe("Bearer access-2");
+    expect(
+      calls
+        .filter((call) => call.path === "/api/a/")
+        .at(-1)
+        ?.headers.get("Authorization"),
+    ).toBe("Bearer access-2");
   });
 
   it("goes to the login when the refresh fails", async () => {
     storeSet("tokens", TOKENS);
-    stubApi({ "POST /api/auth/user/token/refresh/": () => ({ status: 401, body: {} }), [LIST]: () => ({ status: 401, body: {} }), "GET /api/auth/user/profile/end-user-portal/": () => ({ status: 401, body: {} }) });
+    stubApi({
+      "POST /api/auth/user/token/refresh/": () => ({ status: 401, body: {} }),
+      [LIST]: () => ({ status: 401, body: {} }),
+      "GET /api/auth/user/profile/end-user-portal/": () => ({ status: 401, body: {} }),
+    });
     renderAt("/portal/registrations", utility());
     await waitFor(() => expect(currentLocation()).toBe("/portal/auth/login"));
     expect(storeGet("tokens")).toBeNull();
@@ -419,7 +521,9 @@ describe("ResetPassword", () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const calls = stubApi({
       ...CHALLENGE,
-      "GET /api/auth/user/password-reset/verify/tok/MTU/": () => ({ body: { detail: "ok", email: "paula@example.de", is_user_creation: false } }),
+      "GET /api/auth/user/password-reset/verify/tok/MTU/": () => ({
+        body: { detail: "ok", email: "paula@example.de", is_user_creation: false },
+      }),
       "PATCH /api/auth/user/password-reset/complete/": () => ({ body: { detail: "ok" } }),
     });
     renderAt("/portal/auth/reset-password?token=tok&id=MTU");
@@ -433,7 +537,12 @@ describe("ResetPassword", () => {
     fireEvent.click(screen.getByTestId("reset-submit"));
     expect(await screen.findByTestId("reset-done")).toHaveTextContent("Ihr Passwort wurde erfolgreich zurückgesetzt");
     const patch = calls.find((call) => call.method === "PATCH") as Call;
-    expect(patch.body).toMatchObject({ password: "Neu_Passwort1!", password_again: "Neu_Passwort1!", token: "tok", uidb64: "MTU" });
+    expect(patch.body).toMatchObject({
+      password: "Neu_Passwort1!",
+      password_again: "Neu_Passwort1!",
+      token: "tok",
+      uidb64: "MTU",
+    });
     await act(async () => vi.advanceTimersByTimeAsync(2400));
     expect(currentLocation()).toContain("/portal/auth/reset-password");
     await act(async () => vi.advanceTimersByTimeAsync(200));
@@ -443,8 +552,13 @@ describe("ResetPassword", () => {
   it("shows the server's field errors", async () => {
     stubApi({
       ...CHALLENGE,
-      "GET /api/auth/user/password-reset/verify/tok/MTU/": () => ({ body: { detail: "ok", email: "p@x.de", is_user_creation: true } }),
-      "PATCH /api/auth/user/password-reset/complete/": () => ({ status: 400, body: { password: ["Zu häufig verwendet"] } }),
+      "GET /api/auth/user/password-reset/verify/tok/MTU/": () => ({
+        body: { detail: "ok", email: "p@x.de", is_user_creation: true },
+      }),
+      "PATCH /api/auth/user/password-reset/complete/": () => ({
+        status: 400,
+        body: { password: ["Zu häufig verwendet"] },
+      }),
     });
     renderAt("/portal/auth/reset-password?token=tok&id=MTU&is_user_creation=true");
     expect(await screen.findByText("Konto anlegen", { selector: "h1" })).toBeInTheDocument();
@@ -459,12 +573,19 @@ describe("ResetPassword", () => {
 describe("EmailVerify", () => {
   it("shows the failure, then goes to the login after 3000 ms", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    stubApi({ "POST /api/end_user_portal/email_register/": () => ({ status: 400, body: { error_code: "EMAIL002", detail: "x" } }) });
+    stubApi({
+      "POST /api/end_user_portal/email_register/": () => ({
+        status: 400,
+        body: { error_code: "EMAIL002", detail: "x" },
+      }),
+    });
     renderAt("/portal/auth/verify-email");
     fireEvent.change(await screen.findByTestId("verify-email"), { target: { value: "fremd@example.de" } });
     await waitFor(() => expect(screen.getByTestId("verify-proceed")).toBeEnabled());
     fireEvent.click(screen.getByTestId("verify-proceed"));
-    expect(await screen.findByTestId("verify-failed")).toHaveTextContent("Diese E-Mail-Adresse ist bei diesem Partner leider nicht bekannt.");
+    expect(await screen.findByTestId("verify-failed")).toHaveTextContent(
+      "Diese E-Mail-Adresse ist bei diesem Partner leider nicht bekannt.",
+    );
     await act(async () => vi.advanceTimersByTimeAsync(3100));
     expect(currentLocation()).toBe("/portal/auth/login");
   });
@@ -481,8 +602,13 @@ describe("SignupView", () => {
     const calls = stubApi({
       ...CHALLENGE,
       ...PROFILE,
-      "POST /api/end_user_portal/verify_token/": () => ({ body: { email_address: "flow@example.de", token: TOKENS, is_unknown_user: true } }),
-      "POST /api/end_user_portal/create_account/": () => ({ status: 201, body: { detail: "ok", tokens: { access: "access-9", refresh: "refresh-9" } } }),
+      "POST /api/end_user_portal/verify_token/": () => ({
+        body: { email_address: "flow@example.de", token: TOKENS, is_unknown_user: true },
+      }),
+      "POST /api/end_user_portal/create_account/": () => ({
+        status: 201,
+        body: { detail: "ok", tokens: { access: "access-9", refresh: "refresh-9" } },
+      }),
       [LIST]: () => page([]),
     });
     renderAt("/portal/auth/signup?key=k-1");
@@ -496,14 +622,19 @@ describe("SignupView", () => {
     await waitFor(() => expect(currentLocation()).toBe("/portal/registrations"));
     const create = calls.find((call) => call.path === "/api/end_user_portal/create_account/") as Call;
     expect(create.headers.get("Authorization")).toBe("Bearer access-1");
-    expect(create.body).toMatchObject({ password: "Neu_Passwort1!", subdomain: window.location.hostname.split(".")[0] });
+    expect(create.body).toMatchObject({
+      password: "Neu_Passwort1!",
+      subdomain: window.location.hostname.split(".")[0],
+    });
     expect(storeGet("tokens")).toEqual({ access: "access-9", refresh: "refresh-9" });
   });
 });
 
 describe("the new-version check", () => {
   it("reads the entry script of a page", () => {
-    expect(entryScript('<script type="module" crossorigin src="/assets/index-AbC.js"></script>')).toBe("/assets/index-AbC.js");
+    expect(entryScript('<script type="module" crossorigin src="/assets/index-AbC.js"></script>')).toBe(
+      "/assets/index-AbC.js",
+    );
     expect(entryScript("<html></html>")).toBeNull();
   });
 });

@@ -13,6 +13,7 @@ import TextField from "@mui/material/TextField";
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { type ChangeEvent, useCallback, useEffect, useState } from "react";
 import { MemoryRouter } from "react-router";
+import { within } from "storybook/test";
 
 import { partnerConfigSchema, type PartnerConfig } from "@/api/config";
 import { PartnerProviders, PartnerScreens } from "@/app/app";
@@ -130,4 +131,12 @@ const meta = { title: "Designer preview", component: ConfigPreview, tags: ["desk
 
 export default meta;
 
-export const AnyConfiguration: StoryObj<typeof meta> = { name: "A partner that does not exist yet", globals: { viewport: { value: "desktop", isRotated: false } } };
+/** Ends when the starter configuration's screen is there (compiled by the server, then its lazy screen). */
+export const AnyConfiguration: StoryObj<typeof meta> = {
+  name: "A partner that does not exist yet",
+  globals: { viewport: { value: "desktop", isRotated: false } },
+  play: async ({ canvasElement }) => {
+    const screen = await within(canvasElement).findByTestId("preview-screen");
+    await within(screen).findByRole("heading", { level: 1 }, { timeout: 20_000 });
+  },
+};

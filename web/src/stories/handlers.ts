@@ -19,7 +19,14 @@ export function registration(sequence: number, change: Partial<RegistrationItem>
       { status: "qa_created", position: "past", details: { title: "Registrierung eingegangen", subtitles: [] } },
       { status: "qa_entered", position: "past", details: { title: "Erfasst", subtitles: [] } },
       { status: "qa_picked_up", position: "past", details: { title: "In Prüfung", subtitles: [] } },
-      { status: "qa_sent_to_uba", position: "current", details: { title: "An das Umweltbundesamt übermittelt", subtitles: ["Das Umweltbundesamt prüft Ihre Quote.", "12.03.2026"] } },
+      {
+        status: "qa_sent_to_uba",
+        position: "current",
+        details: {
+          title: "An das Umweltbundesamt übermittelt",
+          subtitles: ["Das Umweltbundesamt prüft Ihre Quote.", "12.03.2026"],
+        },
+      },
       { status: "qa_accepted", position: "future", details: { title: "Vom Umweltbundesamt bestätigt", subtitles: [] } },
       { status: "qa_to_pay", position: "future", details: { title: "Zur Auszahlung freigegeben", subtitles: [] } },
       { status: "qa_paid", position: "future", details: { title: "Ausgezahlt", subtitles: [] } },
@@ -69,12 +76,24 @@ export const REJECTED = registration(100002, {
   status_timeline: [
     { status: "qa_created", position: "past", details: { title: "Registrierung eingegangen", subtitles: [] } },
     { status: "qa_entered", position: "past", details: { title: "Erfasst", subtitles: [] } },
-    { status: "qa_rejected_by_partner", position: "current", details: { title: "Vom Partner abgelehnt", subtitles: ["Der Fahrzeugschein ist abgelaufen."] } },
+    {
+      status: "qa_rejected_by_partner",
+      position: "current",
+      details: { title: "Vom Partner abgelehnt", subtitles: ["Der Fahrzeugschein ist abgelaufen."] },
+    },
   ],
 });
 
 const profile = http.get("/api/auth/user/profile/end-user-portal/", () =>
-  HttpResponse.json([{ email: "erika@example.de", first_name: "Erika", last_name: "Mustermann", username: "erika@example.de", partner: { subdomain: "autohaus", name: "Autohaus", is_eon_partner: false } }]),
+  HttpResponse.json([
+    {
+      email: "erika@example.de",
+      first_name: "Erika",
+      last_name: "Mustermann",
+      username: "erika@example.de",
+      partner: { subdomain: "autohaus", name: "Autohaus", is_eon_partner: false },
+    },
+  ]),
 );
 
 export function portalHandlers(items: RegistrationItem[], count = items.length) {
@@ -88,7 +107,13 @@ export function portalHandlers(items: RegistrationItem[], count = items.length) 
   ];
 }
 
-export const loadingForever = [profile, http.get("/api/end_user_portal/quota_applications/", async () => { await delay("infinite"); return HttpResponse.json({}); })];
+export const loadingForever = [
+  profile,
+  http.get("/api/end_user_portal/quota_applications/", async () => {
+    await delay("infinite");
+    return HttpResponse.json({});
+  }),
+];
 
 /** The session-expiry flow: the list says 401 once, the refresh gives new tokens. */
 export function expiringSession(items: RegistrationItem[]) {
@@ -98,35 +123,64 @@ export function expiringSession(items: RegistrationItem[]) {
       refreshed = true;
       return HttpResponse.json({ access: "story-access-2", refresh: "story-refresh-2" });
     }),
-    http.get("/api/auth/user/profile/end-user-portal/", () => (refreshed ? HttpResponse.json([{ email: "erika@example.de", first_name: "Erika", last_name: "Mustermann" }]) : new HttpResponse(null, { status: 401 }))),
-    http.get("/api/end_user_portal/quota_applications/", () => (refreshed ? HttpResponse.json({ count: items.length, results: items }) : new HttpResponse(null, { status: 401 }))),
+    http.get("/api/auth/user/profile/end-user-portal/", () =>
+      refreshed
+        ? HttpResponse.json([{ email: "erika@example.de", first_name: "Erika", last_name: "Mustermann" }])
+        : new HttpResponse(null, { status: 401 }),
+    ),
+    http.get("/api/end_user_portal/quota_applications/", () =>
+      refreshed ? HttpResponse.json({ count: items.length, results: items }) : new HttpResponse(null, { status: 401 }),
+    ),
   ];
 }
 
 export const resetLink = [
-  http.get("/api/auth/user/password-reset/verify/:token/:id/", () => HttpResponse.json({ detail: "ok", email: "erika@example.de", is_user_creation: false })),
+  http.get("/api/auth/user/password-reset/verify/:token/:id/", () =>
+    HttpResponse.json({ detail: "ok", email: "erika@example.de", is_user_creation: false }),
+  ),
 ];
 
 export const invalidResetLink = [
-  http.get("/api/auth/user/password-reset/verify/:token/:id/", () => HttpResponse.json({ detail: "invalid", error_code: "RESET001" }, { status: 400 })),
+  http.get("/api/auth/user/password-reset/verify/:token/:id/", () =>
+    HttpResponse.json({ detail: "invalid", error_code: "RESET001" }, { status: 400 }),
+  ),
 ];
 
 export const signupKey = [
-  http.post("/api/end_user_portal/verify_token/", () => HttpResponse.json({ email_address: "erika@example.de", token: TOKENS, is_unknown_user: true })),
+  http.post("/api/end_user_portal/verify_token/", () =>
+    HttpResponse.json({ email_address: "erika@example.de", token: TOKENS, is_unknown_user: true }),
+  ),
 ];
 
-export const wrongCode = [http.post("/api/auth/registration/otp/verify/", () => HttpResponse.json({ detail: "Ungültiger Code", error_code: "OTP001" }, { status: 400 }))];
+export const wrongCode = [
+  http.post("/api/auth/registration/otp/verify/", () =>
+    HttpResponse.json({ detail: "Ungültiger Code", error_code: "OTP001" }, { status: 400 }),
+  ),
+];
+
+/** The scan limits as the server's default configuration has them (SCAN_MIN_SIZE, SCAN_MAX_PIXELS). */
+export const SCAN_LIMITS = { min_size: 500, max_pixels: 25_000_000 };
 
 export const systemConstraints = [
-  http.get("/api/system_constraints/", () => HttpResponse.json({ bev_registration: { zlb_scan_constraints: { min_size: 500, max_pixels: 40000000 } } })),
+  http.get("/api/system_constraints/", () =>
+    HttpResponse.json({ bev_registration: { zlb_scan_constraints: SCAN_LIMITS } }),
+  ),
 ];
+
+/** The server's answer to a refused scan (registrations/intake.py): IMGC001 names the size and both limits. */
+export function scanErrorBody(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005") {
+  return {
+    zlb_scan: {
+      error_code: code,
+      details: code === "IMGC001" ? { given_width: 320, given_height: 240, ...SCAN_LIMITS } : {},
+    },
+  };
+}
 
 export function scanError(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005") {
   return [
     ...systemConstraints,
-    http.post("/api/bev_registrations/", () =>
-      HttpResponse.json({ zlb_scan: { error_code: code, details: code === "IMGC001" ? { given_width: 320, given_height: 240, min_size: 500 } : {} } }, { status: 400 }),
-    ),
+    http.post("/api/bev_registrations/", () => HttpResponse.json(scanErrorBody(code), { status: 400 })),
   ];
 }
 

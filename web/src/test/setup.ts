@@ -16,6 +16,8 @@ window.scrollTo = () => {};
 beforeAll(async () => {
   await import("@/app/router");
   await preloadAllScreens();
+  // The portal's own screens are chunks its chunk imports: those too.
+  await (await import("@/portal/portal-app")).loadPortalScreens();
 });
 
 afterEach(() => {

@@ -7,7 +7,20 @@ const LOADERS: Record<string, () => Promise<unknown>> = {
   inter: () => Promise.all([import("@fontsource/inter/400.css"), import("@fontsource/inter/700.css")]),
 };
 
-export function loadFont(fontPackage: string): Promise<unknown> {
+type IdleWindow = Pick<Window, "setTimeout"> & {
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
+};
+
+export function loadFont(fontPackage: string, doc: Document = document, win: IdleWindow = window): Promise<unknown> {
   const load = LOADERS[fontPackage] ?? LOADERS["open-sans"];
+  // The server's page declared the font's Latin faces already (config.views, _font_head):
+  // the stylesheets (the other subsets) are not needed for the first screen.
+  if (doc.querySelector("style[data-thg-fonts]")) {
+    return new Promise((resolve) => {
+      const later = () => resolve(load().catch(() => undefined));
+      if (win.requestIdleCallback) win.requestIdleCallback(later, { timeout: 3000 });
+      else win.setTimeout(later, 1000);
+    });
+  }
   return load().catch(() => undefined);
 }

@@ -2,8 +2,9 @@
 
     manage.py privacy_erase --partner SUBDOMAIN --email ADDRESS [--yes]
 
-Audited: one log line (logger `privacy.audit`) with the partner, the operator's login name and
-the counts, never the address. Without --yes it shows what would be erased and stops.
+Audited: an entry `privacy.erasure` in the partner's audit log (as from the partner area) and
+one log line (logger `privacy.audit`) with the partner, the operator's login name and the
+counts, never the address. Without --yes it shows what would be erased and stops.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django_tenants.utils import schema_context
 
 from accounts.models import User, canonical_name
-from privacy.services import owner_erase
+from privacy.services import partner_erasure
 from registrations.models import BevRegistration
 from tenants.models import Partner
 
@@ -49,8 +50,12 @@ class Command(BaseCommand):
                 )
                 return
             operator = getpass.getuser()
-            counts = owner_erase(
-                schema_name=partner.schema_name, user=user, actor=f"partner admin ({operator})"
+            # Also in the partner's audit log, as an erasure from the partner area is.
+            counts = partner_erasure(
+                partner=partner,
+                member=None,
+                email=user.email,
+                reference=f"manage.py privacy_erase (operator {operator})",
             )
         audit.warning(
             "erasure on request by mail: partner %s, operator %s, %s",

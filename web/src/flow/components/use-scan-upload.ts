@@ -15,6 +15,21 @@ import { useToaster } from "@/shared/ui/toaster";
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** From the third attempt (after two failures) the document check is skipped. */
 export const FAILURES_BEFORE_SKIP = 2;
+/** A busy document check (503 UPLOAD002: nothing was kept) is asked again this often by itself. */
+export const BUSY_RETRIES = 2;
+const BUSY_WAIT_MAX_SECONDS = 10;
+
+/** The server's document check had no room for this upload (registrations.ocr_pool). */
+export function isCheckBusy(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 503 && error.errorCode === "UPLOAD002";
+}
+
+function pause(seconds: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
 
 type Translate = (key: string) => string;
 
@@ -28,6 +43,8 @@ export function scanErrorMessage(t: Translate, error: unknown, constraints: Scan
     return t("error.uploadThrottled").replace("{minutes}", String(minutes));
   }
   if (error instanceof ApiError && error.status === 413 && !code) return t("error.IMGC005");
+  // Busy, not refused: the server's own message says to try again in a few seconds.
+  if (isCheckBusy(error)) return error.detail ?? t("error.upload");
   if (!code) return t("error.scanUnknown");
   if (code === "IMGC001") {
     const details = scan?.details ?? {};
@@ -66,17 +83,29 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
     const controller = new AbortController();
     running.current = controller;
     try {
-      const registration = await scanUpload(
-        {
-          partner: partner.subdomain,
-          file,
-          b2b,
-          registrationYears: registrationYears(storeGet<Checklist>("checklist")),
-          skipClassifier: (storeGet<number>("uploadFailures") ?? 0) >= FAILURES_BEFORE_SKIP,
-        },
-        setProgress,
-        controller.signal,
-      );
+      const send = () =>
+        scanUpload(
+          {
+            partner: partner.subdomain,
+            file,
+            b2b,
+            registrationYears: registrationYears(storeGet<Checklist>("checklist")),
+            skipClassifier: (storeGet<number>("uploadFailures") ?? 0) >= FAILURES_BEFORE_SKIP,
+          },
+          setProgress,
+          controller.signal,
+        );
+      let registration;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          registration = await send();
+          break;
+        } catch (failure) {
+          if (!isCheckBusy(failure) || attempt >= BUSY_RETRIES || controller.signal.aborted) throw failure;
+          await pause(Math.min(failure.retryAfter ?? 5, BUSY_WAIT_MAX_SECONDS), controller.signal);
+          if (controller.signal.aborted) throw new ApiError(0, { cancelled: true });
+        }
+      }
       storeSet("bevRegistrationId", registration.id);
       storeSet("quoteId", registration.sequence);
       storeSet("quoteUuid", registration.uuid);
@@ -91,7 +120,8 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
         setError(t("upload.cancelled"));
         return;
       }
-      storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
+      // A busy check refused nothing: it does not count towards skipping the document check.
+      if (!isCheckBusy(failure)) storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
       setError(scanErrorMessage(t, failure, constraints));
     } finally {
       running.current = null;

@@ -302,7 +302,13 @@ export function Billing() {
       {/* The wait is read on a solid panel in the partner's paper and text colours (the
           theme's checked contrast), centred over a dimmed page, never as light text straight
           over the form. */}
-      <Backdrop open={portalWait} sx={{ zIndex: (theme) => theme.zIndex.modal + 1, p: 2 }} data-testid="portal-wait">
+      {/* MUI hides a backdrop from assistive technology: this one carries the message. */}
+      <Backdrop
+        open={portalWait}
+        sx={{ zIndex: (theme) => theme.zIndex.modal + 1, p: 2 }}
+        slotProps={{ root: { "aria-hidden": false } }}
+        data-testid="portal-wait"
+      >
         <Paper
           role="status"
           aria-live="polite"

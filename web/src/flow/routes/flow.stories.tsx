@@ -3,7 +3,7 @@
  * toolbar (phone by default; the desktop screens preset the desktop viewport).
  */
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { expect, userEvent, within } from "storybook/test";
+import { expect, userEvent, waitFor, within } from "storybook/test";
 
 import { EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
@@ -70,6 +70,19 @@ export const CodeValidationWrongCode: Story = {
 export const UploadTutorial: Story = { name: "ImageUploadWrapper: phone tutorial", args: { route: "/upload", store: LOGGED_IN }, parameters: { msw: systemConstraints } };
 export const UploadDesktop: Story = { name: "ImageUploadWrapper: desktop", args: { route: "/upload", store: LOGGED_IN }, parameters: { msw: systemConstraints }, globals: desktop, tags: ["desktop"] };
 
+/** The file input of the upload screen as the window shows it: the desktop view's below 'Datei
+ * auswählen', or, in a window narrower than 900 px (the layout checks open these stories at
+ * 320 px), the phone tutorial's camera input (its picture is sent a second after it is taken). */
+async function uploadInput(canvasElement: HTMLElement): Promise<HTMLInputElement> {
+  const canvas = within(canvasElement);
+  await waitFor(() => expect(canvas.queryByTestId("upload-dropzone") ?? canvas.queryByTestId("tutorial-image")).not.toBeNull(), {
+    timeout: 10_000,
+  });
+  const input = canvasElement.querySelector<HTMLInputElement>("[data-testid=upload-input], [data-testid=scan-input]");
+  if (!input) throw new Error("the upload screen has no file input");
+  return input;
+}
+
 function scanErrorStory(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004"): Story {
   return {
     name: `ImageUploadWrapper: ${code}`,
@@ -78,11 +91,9 @@ function scanErrorStory(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004"): St
     globals: desktop,
     play: async ({ canvasElement }) => {
       const canvas = within(canvasElement);
-      await canvas.findByTestId("upload-dropzone");
-      const input = canvasElement.querySelector<HTMLInputElement>("[data-testid=upload-input]");
-      if (!input) throw new Error("the desktop upload view is missing");
+      const input = await uploadInput(canvasElement);
       await userEvent.upload(input, new File([new Uint8Array([255, 216, 255])], "scan.jpg", { type: "image/jpeg" }));
-      await expect(await canvas.findByTestId("scan-error")).toBeVisible();
+      await expect(await canvas.findByTestId("scan-error", {}, { timeout: 5_000 })).toBeVisible();
     },
   };
 }
@@ -98,11 +109,9 @@ export const ScanTooLarge: Story = {
   tags: ["desktop"],
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await canvas.findByTestId("upload-dropzone");
-    const input = canvasElement.querySelector<HTMLInputElement>("[data-testid=upload-input]");
-    if (!input) throw new Error("the desktop upload view is missing");
+    const input = await uploadInput(canvasElement);
     await userEvent.upload(input, new File([new Uint8Array(11 * 1024 * 1024)], "gross.jpg", { type: "image/jpeg" }));
-    await expect(await canvas.findByTestId("scan-error")).toHaveTextContent("größer als 10 MB");
+    await expect(await canvas.findByTestId("scan-error", {}, { timeout: 5_000 })).toHaveTextContent("größer als 10 MB");
   },
 };
 export const Validation: Story = { args: { route: "/validation/42", store: { ...LOGGED_IN, imageSuccess: true, bevRegistrationId: 42, quoteId: 100001 } } };

@@ -15,6 +15,7 @@ import { PageTitle } from "@/shared/ui/page-title";
 // button): the first screen stays inside its byte budget; the box keeps its place meanwhile.
 const QRCodeSVG = lazy(() => import("qrcode.react").then((module) => ({ default: module.QRCodeSVG })));
 const QR_SIZE = 300;
+const QR_BOX = { width: "100%", maxWidth: QR_SIZE, height: "auto", aspectRatio: "1 / 1" } as const;
 
 /**
  * WelcomeDesktop (`/welcome`, and `/` on a desktop): continue here or on the phone via the QR
@@ -35,7 +36,16 @@ export function WelcomeDesktop() {
   return (
     <Layout>
       <PageTitle>{t("welcomeDesktop.title")}</PageTitle>
-      <Box sx={{ display: "grid", gap: 3, justifyItems: "center", p: 3, bgcolor: theme.tokens.desktopBox, borderRadius: 2 }}>
+      <Box
+        sx={{
+          display: "grid",
+          gap: 3,
+          justifyItems: "center",
+          p: 3,
+          bgcolor: theme.tokens.desktopBox,
+          borderRadius: 2,
+        }}
+      >
         <Button
           variant="contained"
           color="primary"
@@ -46,8 +56,18 @@ export function WelcomeDesktop() {
           {t("welcomeDesktop.continue")}
         </Button>
         <Typography sx={{ textAlign: "center" }}>{t("welcomeDesktop.qrHint")}</Typography>
-        <Suspense fallback={<Box sx={{ width: QR_SIZE, height: QR_SIZE }} aria-hidden />}>
-          <QRCodeSVG value={url} size={QR_SIZE} level="Q" marginSize={0} data-testid="welcome-qr" title={url} />
+        {/* 300 px where there is room; in a narrow window (the screen is reachable at any width)
+            the code shrinks with its box instead of pushing the page sideways. */}
+        <Suspense fallback={<Box sx={QR_BOX} aria-hidden />}>
+          <QRCodeSVG
+            value={url}
+            size={QR_SIZE}
+            level="Q"
+            marginSize={0}
+            data-testid="welcome-qr"
+            title={url}
+            style={QR_BOX}
+          />
         </Suspense>
       </Box>
     </Layout>

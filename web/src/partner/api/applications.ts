@@ -26,6 +26,8 @@ export type ApplicationRow = z.infer<typeof applicationRowSchema>;
 
 export const applicationPageSchema = z.object({
   count: z.number(),
+  /** false: `count` is the database's estimate (a large match, docs/partner-api.md). */
+  count_exact: z.boolean().optional().default(true),
   page: z.number().optional(),
   page_size: z.number().optional(),
   results: z.array(applicationRowSchema),
@@ -33,6 +35,26 @@ export const applicationPageSchema = z.object({
 export type ApplicationPage = z.infer<typeof applicationPageSchema>;
 
 const move = z.object({ status: z.string(), status_label: z.string() });
+
+export const readingFieldSchema = z.object({
+  code: z.string(),
+  name: z.string(),
+  value: z.string().nullable(),
+  confidence: z.number().nullable(),
+  unread: z.boolean(),
+  source: z.enum(["reader", "corrected"]),
+  corrected_by: z.string().nullable().optional(),
+  corrected_at: z.string().nullable().optional(),
+});
+export type ReadingField = z.infer<typeof readingFieldSchema>;
+
+const correctionSchema = z.object({
+  code: z.string(),
+  before: z.string(),
+  after: z.string(),
+  actor: z.string(),
+  created_at: z.string(),
+});
 
 export const applicationDetailSchema = applicationRowSchema.extend({
   registration: z.object({
@@ -43,6 +65,10 @@ export const applicationDetailSchema = applicationRowSchema.extend({
     vehicle_class: z.string().nullable().optional(),
     energy_code: z.string().nullable().optional(),
     needs_review: z.boolean().optional(),
+    // Each field of the reader: value, confidence 0..1, seen but not read, who corrected it.
+    fields: z.array(readingFieldSchema).optional().default([]),
+    unread: z.array(z.string()).optional().default([]),
+    corrections: z.array(correctionSchema).optional().default([]),
   }),
   client: z
     .object({
@@ -151,6 +177,22 @@ export function useApplicationsMove() {
   return useMutation({
     mutationFn: applicationsMove,
     onSuccess: () => client.invalidateQueries({ queryKey: APPLICATIONS_KEY }),
+  });
+}
+
+/** The back office corrects one field the reader read; answers the detail again. */
+export async function fieldCorrect(id: number, payload: { field: string; value: string }): Promise<ApplicationDetail> {
+  return applicationDetailSchema.parse(await partnerApi(`quota_applications/${id}/corrections/`, { json: payload }));
+}
+
+export function useFieldCorrect(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (payload: { field: string; value: string }) => fieldCorrect(id, payload),
+    onSuccess: (detail) => {
+      client.setQueryData([...APPLICATIONS_KEY, "detail", id], detail);
+      void client.invalidateQueries({ queryKey: [...APPLICATIONS_KEY, "list"] });
+    },
   });
 }
 

@@ -13,6 +13,8 @@ export const PARTNER_API = "/api/partner/";
 type Options = {
   method?: string;
   json?: unknown;
+  /** A multipart body (bulk uploads); the browser sets its Content-Type with the boundary. */
+  form?: FormData;
   query?: URLSearchParams | Record<string, string>;
   signal?: AbortSignal;
 };
@@ -66,7 +68,7 @@ async function parse(response: Response): Promise<unknown> {
 }
 
 export async function partnerApi<T = unknown>(path: string, options: Options = {}): Promise<T> {
-  const method = options.method ?? (options.json !== undefined ? "POST" : "GET");
+  const method = options.method ?? (options.json !== undefined || options.form ? "POST" : "GET");
   const headers = new Headers({ Accept: "application/json", "Accept-Language": language });
   if (!["GET", "HEAD"].includes(method)) {
     await ensureCsrf();
@@ -77,7 +79,7 @@ export async function partnerApi<T = unknown>(path: string, options: Options = {
     method,
     headers,
     credentials: "same-origin",
-    body: options.json !== undefined ? JSON.stringify(options.json) : undefined,
+    body: options.form ?? (options.json !== undefined ? JSON.stringify(options.json) : undefined),
     signal: options.signal,
   });
   const body = await parse(response);

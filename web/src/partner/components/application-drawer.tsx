@@ -8,12 +8,14 @@ import Divider from "@mui/material/Divider";
 import Drawer from "@mui/material/Drawer";
 import IconButton from "@mui/material/IconButton";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { type MouseEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type MouseEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { type ApplicationDetail, useApplication } from "../api/applications";
+import { type ApplicationDetail, type ReadingField, useApplication, useFieldCorrect } from "../api/applications";
 import { can } from "../api/auth";
+import { errorText, fieldErrors } from "../api/client";
 import { dateTime, day } from "../lib/format";
 import { useStaffMember } from "../lib/staff-context";
 import { Loading } from "./layout";
@@ -41,7 +43,7 @@ export function ApplicationDrawer({ id, onClose }: { id: number | null; onClose:
       }}
     >
       <Box sx={{ display: "flex", alignItems: "center", mb: 1 }}>
-        <Typography variant="h2" sx={{ fontSize: 22, flex: 1 }} id="drawer-title">
+        <Typography variant="h2" sx={{ flex: 1 }} id="drawer-title">
           {detail.data ? t("detail.title", { sequence: detail.data.sequence }) : t("area.loading")}
         </Typography>
         <IconButton aria-label={t("detail.close")} onClick={onClose} data-testid="drawer-close">
@@ -71,7 +73,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <Box component="section" sx={{ mt: 2 }}>
-      <Typography variant="h3" sx={{ fontSize: 17, fontWeight: 600, mb: 1 }}>
+      <Typography variant="h4" component="h3" sx={{ mb: 1 }}>
         {title}
       </Typography>
       {children}
@@ -98,14 +100,7 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
         <Typography sx={{ color: "text.secondary" }}>{t("detail.noScan")}</Typography>
       )}
       <Section title={t("detail.reader")}>
-        <Box component="dl" sx={{ m: 0 }}>
-          <Field label={t("detail.vin")}>{registration.vin ?? application.vin}</Field>
-          <Field label={t("detail.firstRegistration")}>
-            {registration.first_registration ? day(registration.first_registration, language) : ""}
-          </Field>
-          <Field label={t("detail.vehicleClass")}>{registration.vehicle_class ?? application.vehicle_class}</Field>
-          <Field label={t("detail.energyCode")}>{registration.energy_code}</Field>
-        </Box>
+        <ReadingTable application={application} canCorrect={can.move(me.role)} />
       </Section>
       {client && (
         <Section title={t("detail.client")}>
@@ -177,6 +172,24 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
           ))}
         </Box>
       </Section>
+      {registration.corrections.length > 0 && (
+        <Section title={t("reading.corrections")}>
+          <Box component="ol" sx={{ pl: 2, m: 0 }} data-testid="detail-corrections">
+            {registration.corrections.map((entry, index) => (
+              <Typography component="li" variant="body2" key={`${entry.code}-${entry.created_at}-${index}`}>
+                {t("reading.correction", {
+                  field: t(`reading.fields.${entry.code}`, { defaultValue: entry.code }),
+                  before: entry.before || t("reading.empty"),
+                  after: entry.after,
+                })}{" "}
+                <Typography component="span" variant="caption" sx={{ color: "text.secondary" }}>
+                  {dateTime(entry.created_at, language)} · {t("detail.by", { actor: entry.actor })}
+                </Typography>
+              </Typography>
+            ))}
+          </Box>
+        </Section>
+      )}
       <Divider sx={{ mt: 1 }} />
       {target && (
         <MoveDialog
@@ -187,6 +200,117 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
           onClose={() => setTarget(null)}
         />
       )}
+    </Box>
+  );
+}
+
+/** A date field's value as the staff read it; other values as stored. */
+function shown(field: ReadingField, language: string): string {
+  if (!field.value) return "";
+  return field.code === "B" || field.code === "I" ? day(field.value, language) : field.value;
+}
+
+/** Each field the reader read: value, confidence, "not read" and corrections by the back office. */
+function ReadingTable({ application, canCorrect }: { application: ApplicationDetail; canCorrect: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [editing, setEditing] = useState<string | null>(null);
+  const fields = application.registration.fields;
+  return (
+    <Box component="table" sx={{ width: "100%", borderCollapse: "collapse" }} data-testid="reading-table">
+      <Box component="thead" sx={{ typography: "caption", color: "text.secondary", textAlign: "left" }}>
+        <tr>
+          <th scope="col">{t("reading.field")}</th>
+          <th scope="col">{t("reading.value")}</th>
+          <Box component="th" scope="col" sx={{ textAlign: "right" }}>
+            {t("reading.confidence")}
+          </Box>
+        </tr>
+      </Box>
+      <tbody>
+        {fields.map((field) => (
+          <Box
+            component="tr"
+            key={field.code}
+            data-testid={`reading-${field.code}`}
+            sx={{ borderBottom: 1, borderColor: "divider", verticalAlign: "top" }}
+          >
+            <Box component="th" scope="row" sx={{ textAlign: "left", fontWeight: 400, py: 0.75, pr: 1, width: "38%" }}>
+              <Typography variant="body2" sx={{ color: "text.secondary" }}>
+                {t(`reading.fields.${field.code}`, { defaultValue: field.code })}
+              </Typography>
+            </Box>
+            <Box component="td" sx={{ py: 0.75, pr: 1, wordBreak: "break-word" }}>
+              {editing === field.code ? (
+                <CorrectionForm id={application.id} field={field} onDone={() => setEditing(null)} />
+              ) : (
+                <>
+                  <Typography variant="body2">{shown(field, i18n.language) || "–"}</Typography>
+                  {field.unread && (
+                    <Chip size="small" color="warning" label={t("reading.unread")} data-testid="reading-unread" />
+                  )}
+                  <Typography variant="caption" component="p" sx={{ color: "text.secondary" }}>
+                    {field.source === "corrected"
+                      ? t("reading.correctedBy", { actor: field.corrected_by ?? "" })
+                      : field.value
+                        ? t("reading.reader")
+                        : ""}
+                  </Typography>
+                </>
+              )}
+            </Box>
+            <Box component="td" sx={{ py: 0.75, textAlign: "right", whiteSpace: "nowrap" }}>
+              <Typography variant="body2" aria-label={t("reading.confidence")}>
+                {field.confidence === null ? "–" : `${Math.round(field.confidence * 100)} %`}
+              </Typography>
+              {canCorrect && editing !== field.code && (
+                <Button
+                  size="small"
+                  onClick={() => setEditing(field.code)}
+                  aria-label={t("reading.correctLabel", { field: t(`reading.fields.${field.code}`) })}
+                  data-testid={`correct-${field.code}`}
+                >
+                  {t("reading.correct")}
+                </Button>
+              )}
+            </Box>
+          </Box>
+        ))}
+      </tbody>
+    </Box>
+  );
+}
+
+function CorrectionForm({ id, field, onDone }: { id: number; field: ReadingField; onDone: () => void }) {
+  const { t } = useTranslation();
+  const correct = useFieldCorrect(id);
+  const [value, setValue] = useState(field.value ?? "");
+  const server = correct.isError ? fieldErrors(correct.error) : {};
+  const problem =
+    server.value ?? server.field ?? (correct.isError && !Object.keys(server).length ? errorText(correct.error, t) : "");
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    correct.mutate({ field: field.code, value }, { onSuccess: onDone });
+  };
+  return (
+    <Box component="form" onSubmit={submit} noValidate data-testid={`correction-form-${field.code}`}>
+      <TextField
+        size="small"
+        fullWidth
+        label={t("reading.newValue")}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        error={Boolean(problem)}
+        helperText={problem || undefined}
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <Stack direction="row" spacing={1} sx={{ mt: 0.5 }}>
+        <Button type="submit" size="small" variant="contained" disabled={correct.isPending}>
+          {t("reading.save")}
+        </Button>
+        <Button size="small" onClick={onDone}>
+          {t("reading.cancel")}
+        </Button>
+      </Stack>
     </Box>
   );
 }

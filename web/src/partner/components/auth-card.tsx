@@ -35,7 +35,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         <Typography variant="overline" component="p" sx={{ color: "text.secondary" }}>
           {t("area.title")}
         </Typography>
-        <Typography variant="h1" sx={{ mb: 2, fontSize: { xs: 22, sm: 26 } }}>
+        <Typography variant="h1" sx={{ mb: 2 }}>
           {title}
         </Typography>
         {children}

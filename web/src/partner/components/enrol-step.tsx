@@ -29,7 +29,7 @@ export function EnrolStep({ enrolment, onDone }: { enrolment: Enrolment; onDone:
   if (result) {
     return (
       <Box data-testid="backup-codes">
-        <Typography variant="h2" sx={{ fontSize: 20, mb: 1 }}>
+        <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
           {t("enrol.codesTitle")}
         </Typography>
         <Typography sx={{ mb: 2 }}>{t("enrol.codesText")}</Typography>

@@ -34,8 +34,11 @@ export function navItems(me: Me) {
     { path: PARTNER_PATHS.applications, label: "nav.applications", show: true },
     { path: PARTNER_PATHS.subPartners, label: "nav.subPartners", show: true },
     { path: PARTNER_PATHS.singleDeals, label: "nav.singleDeals", show: true },
+    { path: PARTNER_PATHS.bulkUploads, label: "bulk.nav", show: true },
+    { path: PARTNER_PATHS.settlementBatches, label: "settlement.nav", show: can.admin(me.role) },
     { path: PARTNER_PATHS.staff, label: "nav.staff", show: can.admin(me.role) },
     { path: PARTNER_PATHS.audit, label: "nav.audit", show: can.admin(me.role) },
+    { path: PARTNER_PATHS.privacy, label: "nav.privacy", show: can.admin(me.role) },
   ].filter((item) => item.show);
 }
 

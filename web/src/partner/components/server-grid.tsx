@@ -48,3 +48,12 @@ export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: Dat
     />
   );
 }
+
+/** A grid's empty state: the text in the middle of the grid. */
+export function GridEmpty({ text }: { text: string }) {
+  return (
+    <Box sx={{ height: "100%", display: "grid", placeItems: "center", p: 2 }} data-testid="list-empty">
+      <Typography>{text}</Typography>
+    </Box>
+  );
+}

@@ -9,4 +9,9 @@ export const PARTNER_PATHS = {
   singleDeals: "/partner/single-deals",
   staff: "/partner/staff",
   audit: "/partner/audit",
+  bulkUploads: "/partner/bulk-uploads",
+  bulkUpload: (id: number) => `/partner/bulk-uploads/${id}`,
+  settlementBatches: "/partner/settlement-batches",
+  settlementBatch: (id: number) => `/partner/settlement-batches/${id}`,
+  privacy: "/partner/privacy",
 } as const;

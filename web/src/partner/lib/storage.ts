@@ -2,13 +2,15 @@
  * What the partner area keeps in localStorage, under the names spec/customer-portal.md
  * section 1 lists: `filter-values` (the application list's filter, paging and order),
  * `sub-partner-details` / `subpartner-id` (the sub-partner being edited: its unsaved form and
- * its id), `single-deal-details` (the single deal being edited).
+ * its id), `single-deal-details` (the single deal being edited), `settlement-batch-id` (the
+ * settlement batch last opened, offered again on its list).
  */
 export const PARTNER_KEYS = {
   filterValues: "filter-values",
   subPartnerDetails: "sub-partner-details",
   subPartnerId: "subpartner-id",
   singleDealDetails: "single-deal-details",
+  settlementBatchId: "settlement-batch-id",
   language: "thg.partner.language",
 } as const;
 
@@ -31,6 +33,12 @@ export function localSet(key: PartnerKey, value: unknown): void {
 
 /** Logging out leaves nothing of the staff member's work in the browser. */
 export function localClear(): void {
-  for (const key of ["filterValues", "subPartnerDetails", "subPartnerId", "singleDealDetails"] as const)
+  for (const key of [
+    "filterValues",
+    "subPartnerDetails",
+    "subPartnerId",
+    "singleDealDetails",
+    "settlementBatchId",
+  ] as const)
     localSet(key, null);
 }

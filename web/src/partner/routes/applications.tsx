@@ -1,4 +1,5 @@
 import Download from "@mui/icons-material/Download";
+import Payments from "@mui/icons-material/Payments";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
@@ -10,7 +11,10 @@ import Typography from "@mui/material/Typography";
 import type { GridColDef, GridPaginationModel, GridRowSelectionModel, GridSortModel } from "@mui/x-data-grid";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useSearchParams } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
+
+import { isIsoDay } from "@/shared/lib/german-date";
+import { DateField } from "@/shared/ui/date-field";
 
 import {
   type ApplicationRow,
@@ -21,9 +25,10 @@ import {
 } from "../api/applications";
 import { can } from "../api/auth";
 import { ApplicationDrawer } from "../components/application-drawer";
+import { BatchCreateDialog } from "../components/batch-create-dialog";
 import { MoveDialog } from "../components/move-dialog";
 import { QueryError } from "../components/query-error";
-import { ServerGrid } from "../components/server-grid";
+import { GridEmpty, ServerGrid } from "../components/server-grid";
 import { dateTime, euros } from "../lib/format";
 import {
   hasListParams,
@@ -34,6 +39,7 @@ import {
   storeFilter,
   withFilter,
 } from "../lib/filters";
+import { PARTNER_PATHS } from "../lib/paths";
 import { useStaffMember } from "../lib/staff-context";
 
 /** Grid column → the API's ordering name. */
@@ -47,13 +53,18 @@ const SORTABLE: Record<string, string> = {
 
 const EMPTY_SELECTION: GridRowSelectionModel = { type: "include", ids: new Set() };
 
-/** The applications: server-side paging, order and filters in the URL (and `filter-values`), bulk moves, CSV, detail. */
+/**
+ * The applications: server-side paging, order and filters in the URL (and `filter-values`),
+ * bulk moves, a settlement batch of the selected rows (partner admins), CSV, detail.
+ */
 export function Applications() {
   const { t, i18n } = useTranslation();
   const me = useStaffMember();
   const [search, setSearch] = useSearchParams();
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
   const [moving, setMoving] = useState(false);
+  const [settling, setSettling] = useState(false);
+  const navigate = useNavigate();
 
   // A bare /partner/applications opens the list as it was left (once, when the screen opens).
   const restore = useRef(!hasListParams(search) && storedFilter().toString() !== "");
@@ -163,7 +174,7 @@ export function Applications() {
 
   return (
     <Box>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("applications.title")}
       </Typography>
       <FilterBar query={query} options={options.data} onChange={update} />
@@ -176,6 +187,17 @@ export function Applications() {
             data-testid="bulk-move"
           >
             {t("applications.move", { count: selectedIds.length })}
+          </Button>
+        )}
+        {can.admin(me.role) && (
+          <Button
+            variant="outlined"
+            startIcon={<Payments />}
+            disabled={selectedIds.length === 0}
+            onClick={() => setSettling(true)}
+            data-testid="batch-from-selection"
+          >
+            {t("settlement.fromSelection", { count: selectedIds.length })}
           </Button>
         )}
         {can.export(me.role) && (
@@ -198,7 +220,9 @@ export function Applications() {
             data-testid="application-count"
             aria-live="polite"
           >
-            {list.data.count}
+            {list.data.count_exact
+              ? list.data.count.toLocaleString(language)
+              : t("applications.countAbout", { n: list.data.count.toLocaleString(language) })}
           </Typography>
         )}
       </Stack>
@@ -232,11 +256,22 @@ export function Applications() {
             keepNonExistentRowsSelected
             rowSelectionModel={selection}
             onRowSelectionModelChange={setSelection}
-            slots={{ noRowsOverlay: () => <Empty text={t("applications.empty")} /> }}
+            slots={{ noRowsOverlay: () => <GridEmpty text={t("applications.empty")} /> }}
           />
         </Paper>
       )}
       <ApplicationDrawer id={openId} onClose={() => setOpen(null)} />
+      {settling && (
+        <BatchCreateDialog
+          ids={selectedIds}
+          onClose={(created) => {
+            setSettling(false);
+            if (!created) return;
+            setSelection(EMPTY_SELECTION);
+            navigate(PARTNER_PATHS.settlementBatch(created.id), { state: { skipped: created.skipped } });
+          }}
+        />
+      )}
       {moving && (
         <MoveDialog
           open
@@ -249,14 +284,6 @@ export function Applications() {
           }}
         />
       )}
-    </Box>
-  );
-}
-
-function Empty({ text }: { text: string }) {
-  return (
-    <Box sx={{ height: "100%", display: "grid", placeItems: "center", p: 2 }} data-testid="applications-empty">
-      <Typography>{text}</Typography>
     </Box>
   );
 }
@@ -372,21 +399,25 @@ function FilterBar({
           (options?.single_deals ?? []).map((item) => ({ value: String(item.id), label: item.name })),
           "filter-single-deal",
         )}
-        <TextField
+        <DateField
           size="small"
-          type="date"
+          sx={{ width: 170 }}
           label={t("applications.from")}
           value={query.get("created_from") ?? ""}
-          onChange={(event) => set("created_from", [event.target.value])}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "filter-from" } }}
+          onChange={(day) => (day === "" || isIsoDay(day)) && set("created_from", [day])}
+          placeholder={t("form.datePlaceholder")}
+          invalidText={t("form.dateFormat")}
+          testId="filter-from"
         />
-        <TextField
+        <DateField
           size="small"
-          type="date"
+          sx={{ width: 170 }}
           label={t("applications.to")}
           value={query.get("created_to") ?? ""}
-          onChange={(event) => set("created_to", [event.target.value])}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "filter-to" } }}
+          onChange={(day) => (day === "" || isIsoDay(day)) && set("created_to", [day])}
+          placeholder={t("form.datePlaceholder")}
+          invalidText={t("form.dateFormat")}
+          testId="filter-to"
         />
         <Button onClick={reset} data-testid="filter-reset">
           {t("applications.reset")}

@@ -9,11 +9,10 @@ import { type AuditEntry, useAudit } from "../api/admin";
 import { can } from "../api/auth";
 import { ListSearch } from "../components/list-search";
 import { Forbidden, QueryError } from "../components/query-error";
-import { ServerGrid } from "../components/server-grid";
+import { GridEmpty, ServerGrid } from "../components/server-grid";
 import { dateTime } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
 import { useStaffMember } from "../lib/staff-context";
-import { Empty } from "./sub-partners";
 
 /** A change as "field: before → after" for the fields that differ. */
 export function describeChange(before: unknown, after: unknown): string {
@@ -74,7 +73,7 @@ function AuditPage() {
   ];
   return (
     <Box>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("audit.title")}
       </Typography>
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2 }}>
@@ -107,7 +106,7 @@ function AuditPage() {
               set({ page: String(model.page + 1), page_size: String(model.pageSize) })
             }
             getRowHeight={() => "auto"}
-            slots={{ noRowsOverlay: () => <Empty text={t("audit.empty")} /> }}
+            slots={{ noRowsOverlay: () => <GridEmpty text={t("audit.empty")} /> }}
           />
         </Paper>
       )}

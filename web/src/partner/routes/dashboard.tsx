@@ -13,6 +13,9 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 
+import { isIsoDay } from "@/shared/lib/german-date";
+import { DateField } from "@/shared/ui/date-field";
+
 import { useFilterOptions } from "../api/applications";
 import { type Stats, useStats } from "../api/admin";
 import { Loading } from "../components/layout";
@@ -42,7 +45,7 @@ function ChartCard({
       sx={{ position: "relative", p: 2, gridColumn: wide ? { md: "1 / -1" } : undefined, minWidth: 0 }}
       aria-label={title}
     >
-      <Typography variant="h2" sx={{ fontSize: 18, fontWeight: 600, mb: 1 }}>
+      <Typography variant="h3" component="h2" sx={{ mb: 1 }}>
         {title}
       </Typography>
       <Box sx={{ width: "100%", minWidth: 0 }}>{children}</Box>
@@ -95,7 +98,7 @@ export function Dashboard() {
   return (
     // The charts size themselves to their card; a few pixels of axis labels must not scroll a phone sideways.
     <Box sx={{ minWidth: 0, overflowX: "hidden" }}>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("dashboard.title")}
       </Typography>
       <Stack
@@ -104,21 +107,25 @@ export function Dashboard() {
         component="section"
         aria-label={t("applications.filters")}
       >
-        <TextField
+        <DateField
           size="small"
-          type="date"
+          sx={{ width: 170 }}
           label={t("dashboard.from")}
           value={query.get("created_from") ?? ""}
-          onChange={(event) => set("created_from", event.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-from" } }}
+          onChange={(day) => (day === "" || isIsoDay(day)) && set("created_from", day)}
+          placeholder={t("form.datePlaceholder")}
+          invalidText={t("form.dateFormat")}
+          testId="stats-from"
         />
-        <TextField
+        <DateField
           size="small"
-          type="date"
+          sx={{ width: 170 }}
           label={t("dashboard.to")}
           value={query.get("created_to") ?? ""}
-          onChange={(event) => set("created_to", event.target.value)}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { "data-testid": "stats-to" } }}
+          onChange={(day) => (day === "" || isIsoDay(day)) && set("created_to", day)}
+          placeholder={t("form.datePlaceholder")}
+          invalidText={t("form.dateFormat")}
+          testId="stats-to"
         />
         <TextField
           select

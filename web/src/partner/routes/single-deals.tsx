@@ -1,9 +1,3 @@
-import Add from "@mui/icons-material/Add";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Paper from "@mui/material/Paper";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import type { GridColDef } from "@mui/x-data-grid";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,15 +5,12 @@ import { useTranslation } from "react-i18next";
 import { can } from "../api/auth";
 import { type SingleDeal, useOperationDeactivate, useOperationList, useOperationSave } from "../api/operations";
 import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
-import { ListSearch } from "../components/list-search";
-import { QueryError } from "../components/query-error";
-import { ServerGrid } from "../components/server-grid";
+import { OperationList } from "../components/operation-list";
 import { EMPTY_SINGLE_DEAL, type SingleDealForm, singleDealFormSchema, singleDealPayload } from "../forms/schemas";
 import { euros } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
 import { useStaffMember } from "../lib/staff-context";
 import { localGet, localSet } from "../lib/storage";
-import { Empty } from "./sub-partners";
 
 type Editing = { id: number | null; values: SingleDealForm };
 type StoredDeal = Editing & { id: number | null };
@@ -47,7 +38,7 @@ export function SingleDeals() {
   const { t, i18n } = useTranslation();
   const me = useStaffMember();
   const editable = can.edit(me.role);
-  const { query, set, paginationModel } = useListQuery();
+  const { query } = useListQuery();
   const list = useOperationList("single_deals", query);
   const deactivate = useOperationDeactivate("single_deals");
   const save = useOperationSave("single_deals");
@@ -108,87 +99,31 @@ export function SingleDeals() {
       valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")),
     },
   ];
-  if (editable) {
-    columns.push({
-      field: "actions",
-      headerName: "",
-      width: 230,
-      renderCell: ({ row }) => (
-        <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
-          <Button
-            size="small"
-            onClick={() => open({ id: row.id, values: toForm(row) })}
-            data-testid={`edit-${row.id}`}
-            aria-label={`${t("singleDeals.edit")}: ${row.name}`}
-          >
-            {t("singleDeals.edit")}
-          </Button>
-          {row.is_active && (
-            <Button
-              size="small"
-              color="error"
-              onClick={() => deactivate.mutate(row.id)}
-              data-testid={`deactivate-${row.id}`}
-              aria-label={`${t("form.deactivate")}: ${row.name}`}
-            >
-              {t("form.deactivate")}
-            </Button>
-          )}
-        </Stack>
-      ),
-    });
-  }
 
   return (
-    <Box>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
-        {t("singleDeals.title")}
-      </Typography>
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
-        <ListSearch label={t("singleDeals.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
-        {editable && (
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => open({ id: null, values: EMPTY_SINGLE_DEAL })}
-            data-testid="single-deal-add"
-          >
-            {t("singleDeals.add")}
-          </Button>
-        )}
-      </Stack>
-      {deactivate.isError && <QueryError error={deactivate.error} />}
-      {list.isError ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} />
-      ) : (
-        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
-          <ServerGrid<SingleDeal>
-            label={t("singleDeals.title")}
-            rows={list.data?.results ?? []}
-            columns={columns.map((column) => ({ ...column, sortable: false }))}
-            rowCount={list.data?.count ?? 0}
-            loading={list.isFetching}
-            pageSizeOptions={[10, 25, 50, 100]}
-            paginationModel={paginationModel}
-            onPaginationModelChange={(model) =>
-              set({ page: String(model.page + 1), page_size: String(model.pageSize) })
-            }
-            slots={{ noRowsOverlay: () => <Empty text={t("singleDeals.empty")} /> }}
+    <OperationList<SingleDeal>
+      prefix="singleDeals"
+      testid="single-deal"
+      columns={columns}
+      list={list}
+      deactivate={deactivate}
+      editable={editable}
+      onAdd={() => open({ id: null, values: EMPTY_SINGLE_DEAL })}
+      onEdit={(row) => open({ id: row.id, values: toForm(row) })}
+      dialog={
+        editing && (
+          <EntityDialog<SingleDealForm>
+            title={editing.id === null ? t("singleDeals.add") : t("singleDeals.edit")}
+            fields={fields}
+            schema={singleDealFormSchema}
+            initial={editing.values}
+            save={(values) => save.mutateAsync({ id: editing.id, values: singleDealPayload(values) })}
+            onDraft={draft}
+            onClose={() => open(null)}
+            testid="single-deal-form"
           />
-        </Paper>
-      )}
-      {editing && (
-        <EntityDialog<SingleDealForm>
-          title={editing.id === null ? t("singleDeals.add") : t("singleDeals.edit")}
-          fields={fields}
-          schema={singleDealFormSchema}
-          initial={editing.values}
-          save={(values) => save.mutateAsync({ id: editing.id, values: singleDealPayload(values) })}
-          onDraft={draft}
-          onClose={() => open(null)}
-          testid="single-deal-form"
-        />
-      )}
-    </Box>
+        )
+      }
+    />
   );
 }

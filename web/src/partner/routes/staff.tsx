@@ -40,7 +40,7 @@ function StaffPage() {
   const [message, setMessage] = useState<string | null>(null);
   return (
     <Box>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
+      <Typography variant="h1" sx={{ mb: 2 }}>
         {t("staff.title")}
       </Typography>
       <InviteForm onInvited={(email) => setMessage(t("staff.invited", { email }))} />
@@ -173,7 +173,7 @@ function InviteForm({ onInvited }: { onInvited: (email: string) => void }) {
   const errors = form.formState.errors;
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
-      <Typography variant="h2" sx={{ fontSize: 18, fontWeight: 600, mb: 1.5 }}>
+      <Typography variant="h3" component="h2" sx={{ mb: 1.5 }}>
         {t("staff.invite")}
       </Typography>
       <Box component="form" noValidate onSubmit={submit} data-testid="staff-invite-form">

@@ -1,9 +1,3 @@
-import Add from "@mui/icons-material/Add";
-import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import Paper from "@mui/material/Paper";
-import Stack from "@mui/material/Stack";
-import Typography from "@mui/material/Typography";
 import type { GridColDef } from "@mui/x-data-grid";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,9 +5,7 @@ import { useTranslation } from "react-i18next";
 import { can } from "../api/auth";
 import { type SubPartner, useOperationDeactivate, useOperationList, useOperationSave } from "../api/operations";
 import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
-import { ListSearch } from "../components/list-search";
-import { QueryError } from "../components/query-error";
-import { ServerGrid } from "../components/server-grid";
+import { OperationList } from "../components/operation-list";
 import { EMPTY_SUB_PARTNER, type SubPartnerForm, subPartnerFormSchema, subPartnerPayload } from "../forms/schemas";
 import { dateTime } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
@@ -44,7 +36,7 @@ function toForm(item: SubPartner): SubPartnerForm {
 export function SubPartners() {
   const { t, i18n } = useTranslation();
   const me = useStaffMember();
-  const { query, set, paginationModel } = useListQuery();
+  const { query } = useListQuery();
   const list = useOperationList("sub_partners", query);
   const deactivate = useOperationDeactivate("sub_partners");
   const save = useOperationSave("sub_partners");
@@ -99,96 +91,31 @@ export function SubPartners() {
       valueFormatter: (value: string) => dateTime(value, language),
     },
   ];
-  if (editable) {
-    columns.push({
-      field: "actions",
-      headerName: "",
-      width: 230,
-      sortable: false,
-      renderCell: ({ row }) => (
-        <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
-          <Button
-            size="small"
-            onClick={() => open({ id: row.id, values: toForm(row) })}
-            data-testid={`edit-${row.id}`}
-            aria-label={`${t("subPartners.edit")}: ${row.name}`}
-          >
-            {t("subPartners.edit")}
-          </Button>
-          {row.is_active && (
-            <Button
-              size="small"
-              color="error"
-              onClick={() => deactivate.mutate(row.id)}
-              data-testid={`deactivate-${row.id}`}
-              aria-label={`${t("form.deactivate")}: ${row.name}`}
-            >
-              {t("form.deactivate")}
-            </Button>
-          )}
-        </Stack>
-      ),
-    });
-  }
 
   return (
-    <Box>
-      <Typography variant="h1" sx={{ fontSize: { xs: 24, md: 30 }, mb: 2 }}>
-        {t("subPartners.title")}
-      </Typography>
-      <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2, alignItems: { sm: "center" } }}>
-        <ListSearch label={t("subPartners.search")} value={query.get("q") ?? ""} onSearch={(q) => set({ q })} />
-        {editable && (
-          <Button
-            variant="contained"
-            startIcon={<Add />}
-            onClick={() => open({ id: null, values: EMPTY_SUB_PARTNER })}
-            data-testid="sub-partner-add"
-          >
-            {t("subPartners.add")}
-          </Button>
-        )}
-      </Stack>
-      {deactivate.isError && <QueryError error={deactivate.error} />}
-      {list.isError ? (
-        <QueryError error={list.error} retry={() => void list.refetch()} />
-      ) : (
-        <Paper variant="outlined" sx={{ overflow: "hidden" }}>
-          <ServerGrid<SubPartner>
-            label={t("subPartners.title")}
-            rows={list.data?.results ?? []}
-            columns={columns.map((column) => ({ ...column, sortable: false }))}
-            rowCount={list.data?.count ?? 0}
-            loading={list.isFetching}
-            pageSizeOptions={[10, 25, 50, 100]}
-            paginationModel={paginationModel}
-            onPaginationModelChange={(model) =>
-              set({ page: String(model.page + 1), page_size: String(model.pageSize) })
-            }
-            slots={{ noRowsOverlay: () => <Empty text={t("subPartners.empty")} /> }}
+    <OperationList<SubPartner>
+      prefix="subPartners"
+      testid="sub-partner"
+      columns={columns}
+      list={list}
+      deactivate={deactivate}
+      editable={editable}
+      onAdd={() => open({ id: null, values: EMPTY_SUB_PARTNER })}
+      onEdit={(row) => open({ id: row.id, values: toForm(row) })}
+      dialog={
+        editing && (
+          <EntityDialog<SubPartnerForm>
+            title={editing.id === null ? t("subPartners.add") : t("subPartners.edit")}
+            fields={fields}
+            schema={subPartnerFormSchema}
+            initial={editing.values}
+            save={(values) => save.mutateAsync({ id: editing.id, values: subPartnerPayload(values) })}
+            onDraft={draft}
+            onClose={() => open(null)}
+            testid="sub-partner-form"
           />
-        </Paper>
-      )}
-      {editing && (
-        <EntityDialog<SubPartnerForm>
-          title={editing.id === null ? t("subPartners.add") : t("subPartners.edit")}
-          fields={fields}
-          schema={subPartnerFormSchema}
-          initial={editing.values}
-          save={(values) => save.mutateAsync({ id: editing.id, values: subPartnerPayload(values) })}
-          onDraft={draft}
-          onClose={() => open(null)}
-          testid="sub-partner-form"
-        />
-      )}
-    </Box>
-  );
-}
-
-export function Empty({ text }: { text: string }) {
-  return (
-    <Box sx={{ height: "100%", display: "grid", placeItems: "center", p: 2 }} data-testid="list-empty">
-      <Typography>{text}</Typography>
-    </Box>
+        )
+      }
+    />
   );
 }

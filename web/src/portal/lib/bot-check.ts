@@ -1,10 +1,13 @@
 /**
  * The invisible bot check (self-hosted altcha proof of work): fetch a challenge, find the
- * number whose SHA-256 with the salt is the challenge, and send the solution as `recaptcha`.
+ * number whose SHA-256 with the salt is the challenge (in a Web Worker: the login stays
+ * responsive while it searches), and send the solution as `recaptcha`.
  */
 import { z } from "zod";
 
 import { api } from "@/shared/lib/http";
+
+import { type Challenge, solveChallenge } from "./bot-check-solver";
 
 const challengeSchema = z.object({
   algorithm: z.literal("SHA-256"),
@@ -14,23 +17,38 @@ const challengeSchema = z.object({
   signature: z.string(),
 });
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+/** The search in a worker; null when the browser cannot start one (then the page searches). */
+function solveInWorker(challenge: Challenge): Promise<string | null> | null {
+  if (typeof Worker === "undefined") return null;
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./bot-check.worker.ts", import.meta.url), { type: "module" });
+  } catch {
+    return null;
+  }
+  return new Promise<string | null>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<{ solution: string | null }>) => {
+      worker.terminate();
+      resolve(event.data.solution);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      event.preventDefault();
+      reject(new Error("bot check worker failed"));
+    };
+    worker.postMessage(challenge);
+  });
 }
-
-const BATCH = 2000;
 
 export async function solveBotCheck(): Promise<string> {
   const challenge = challengeSchema.parse(await api("auth/bot-check/challenge/"));
-  for (let start = 0; start <= challenge.maxnumber; start += BATCH) {
-    const numbers = Array.from({ length: Math.min(BATCH, challenge.maxnumber - start + 1) }, (_, i) => start + i);
-    const hashes = await Promise.all(numbers.map((n) => sha256Hex(`${challenge.salt}${n}`)));
-    const found = hashes.indexOf(challenge.challenge);
-    if (found >= 0) {
-      const payload = { ...challenge, number: numbers[found] };
-      return btoa(JSON.stringify({ algorithm: payload.algorithm, challenge: payload.challenge, number: payload.number, salt: payload.salt, signature: payload.signature }));
-    }
+  let solution: string | null;
+  try {
+    solution = await (solveInWorker(challenge) ?? solveChallenge(challenge));
+  } catch {
+    // A worker that could not load (an old chunk after a deploy, a blocked script): the page.
+    solution = await solveChallenge(challenge);
   }
-  throw new Error("bot check not solvable");
+  if (solution === null) throw new Error("bot check not solvable");
+  return solution;
 }

@@ -6,15 +6,6 @@ import { usePartner } from "@/app/partner-context";
 import { PageTitle } from "@/shared/ui/page-title";
 import { decodeBase64, SafeHtml } from "@/shared/ui/safe-html";
 
-/** The conditions of section 2: shown in the menu and reachable only when configured. */
-export function impressumEnabled(partner: ReturnType<typeof usePartner>): boolean {
-  return partner.show_impressum && Boolean(partner.impressum_details);
-}
-
-export function privacyEnabled(partner: ReturnType<typeof usePartner>): boolean {
-  return partner.show_data_privacy && Boolean(partner.pages.privacydetails.text);
-}
-
 export function PortalImpressum() {
   const { t } = useTranslation();
   const partner = usePartner();

@@ -176,7 +176,7 @@ export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction
         return;
       }
       if (request.status >= 200 && request.status < 300) resolve(body as T);
-      else reject(new ApiError(request.status, body));
+      else reject(new ApiError(request.status, body, Number(request.getResponseHeader("Retry-After")) || null));
     };
     request.send(form);
   });

@@ -1,0 +1,162 @@
+"""Consent records (issue 19): the terms, privacy notice and e-mail promotion an owner agreed
+to, stored with the hash of the text shown, the time and the channel, and shown in the export.
+
+The browser keeps its checklist to itself (spec/registration-flow.md: the checklist is
+client-side state; no call carries it). The server records what the flow guarantees when a
+call reaches it: an upload of the registration flow is only possible with the terms of every
+chosen year and the privacy notice ticked (LoginCA sends the visitor back to the terms
+otherwise), the billing call carries the promotion opt-in, and the portal's resubmit needs the
+terms and privacy of the chosen year and carries the opt-in, and the portal's signup
+(create_account for an owner without a password) is only possible with its terms box ticked
+(spec/customer-portal.md: for unknown users the terms checkbox must be ticked). B2B uploads have no terms page
+(the partner's contract covers them) and record nothing.
+
+A record is written when something changed: the first time, a new text version, or the
+opt-in switched; a repeated upload under the same texts adds nothing."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+
+from django.utils import timezone
+
+from accounts.models import User
+from privacy.models import ConsentRecord
+from tenants.config_schema import DocumentPage, PartnerConfig
+from themes.texts import FIXED_DE
+
+Kind = ConsentRecord.Kind
+# The portal signup's checkbox as shown (web/src/portal/i18n.ts `signup.terms`, its link markup
+# left out); it links to the partner's terms page (pages.termsdetails).
+SIGNUP_TERMS_LABEL = "Ich akzeptiere die Teilnahmebedingungen."
+
+
+def _document(page: DocumentPage) -> str:
+    try:
+        text = base64.b64decode(page.text or "", validate=False).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        text = page.text or ""
+    return json.dumps({"text": text, "file": page.file or ""}, ensure_ascii=False, sort_keys=True)
+
+
+def consent_version(*parts: str) -> str:
+    """SHA-256 of the texts shown, in order."""
+    return hashlib.sha256(json.dumps(list(parts), ensure_ascii=False).encode()).hexdigest()
+
+
+def consent_texts(config: PartnerConfig, *, year: int) -> dict[str, tuple[str, str]]:
+    """(label, version) of each consent for a legislation year: the checkbox texts of the terms
+    screen (themes.texts, the partner's own where it has them) and the documents behind them."""
+    pages = config.pages
+    later = year > timezone.localdate().year
+    if later and pages.next_year_termsdetails.text:
+        terms_label, terms_page = FIXED_DE["terms.nextYearAgreed"], pages.next_year_termsdetails
+    else:
+        terms_label, terms_page = pages.terms.agreed, pages.termsdetails
+    privacy_page = pages.privacydetails
+    if later and pages.next_year_privacydetails.text:
+        privacy_page = pages.next_year_privacydetails
+    privacy_label = FIXED_DE["terms.privacy"]
+    promotion_label = pages.terms.email_promotions_text
+    return {
+        Kind.TERMS: (terms_label, consent_version(terms_label, _document(terms_page))),
+        Kind.PRIVACY: (privacy_label, consent_version(privacy_label, _document(privacy_page))),
+        Kind.EMAIL_PROMOTION: (promotion_label, consent_version(promotion_label)),
+    }
+
+
+def _record(
+    *, user: User, kind: str, given: bool, label: str, version: str, channel: str, year: int | None = None
+) -> ConsentRecord | None:
+    last = (
+        ConsentRecord.objects.filter(user=user, kind=kind, legislation_year=year)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if last is not None and last.given == given and last.version == version:
+        return None
+    return ConsentRecord.objects.create(
+        user=user,
+        kind=kind,
+        given=given,
+        label=label,
+        version=version,
+        channel=channel,
+        legislation_year=year,
+    )
+
+
+def consents_record_terms(*, user: User, config: PartnerConfig, years: list[int], channel: str) -> int:
+    """The terms of each year and the privacy notice, agreed (an upload of the flow, a resubmit)."""
+    written = 0
+    this_year = timezone.localdate().year
+    for year in sorted(set(years)):
+        texts = consent_texts(config, year=year)
+        kind = Kind.NEXT_YEAR_TERMS if year > this_year else Kind.TERMS
+        label, version = texts[Kind.TERMS]
+        written += (
+            _record(
+                user=user, kind=kind, given=True, label=label, version=version, channel=channel, year=year
+            )
+            is not None
+        )
+        label, version = texts[Kind.PRIVACY]
+        written += (
+            _record(
+                user=user,
+                kind=Kind.PRIVACY,
+                given=True,
+                label=label,
+                version=version,
+                channel=channel,
+                year=year,
+            )
+            is not None
+        )
+    return written
+
+
+def consent_record_promotion(
+    *, user: User, config: PartnerConfig, given: bool, channel: str
+) -> ConsentRecord | None:
+    """The e-mail promotion opt-in as sent; only where the partner shows the checkbox."""
+    if not config.pages.terms.show_email_promotions_flag:
+        return None
+    label, version = consent_texts(config, year=timezone.localdate().year)[Kind.EMAIL_PROMOTION]
+    return _record(
+        user=user, kind=Kind.EMAIL_PROMOTION, given=given, label=label, version=version, channel=channel
+    )
+
+
+def consent_record_signup(*, user: User, config: PartnerConfig) -> ConsentRecord | None:
+    """The terms box of the portal's signup: not tied to a legislation year. The signup shows
+    no privacy notice or opt-in, so nothing else is recorded for it."""
+    version = consent_version(SIGNUP_TERMS_LABEL, _document(config.pages.termsdetails))
+    return _record(
+        user=user,
+        kind=Kind.TERMS,
+        given=True,
+        label=SIGNUP_TERMS_LABEL,
+        version=version,
+        channel=ConsentRecord.Channel.PORTAL,
+    )
+
+
+def consent_list(*, user: User) -> list[dict[str, object]]:
+    """The owner's records, oldest first, for the export."""
+    return [
+        {
+            "kind": r.kind,
+            "name": r.get_kind_display(),
+            "given": r.given,
+            "legislation_year": r.legislation_year,
+            "text": r.label,
+            "version": r.version,
+            "channel": r.channel,
+            "at": r.created_at.isoformat(),
+        }
+        for r in ConsentRecord.objects.filter(user=user).order_by("created_at", "pk")
+    ]

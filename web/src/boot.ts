@@ -1,0 +1,25 @@
+/**
+ * The page's early script (a chunk of its own, `async` in index.html: vite.config.ts,
+ * bootScript): on a partner's page served by the server, it asks for the partner's
+ * configuration while the app's scripts are still on their way, instead of after them.
+ * api/config.ts takes the answer (takeEarlyConfigCall) and makes the same call itself when
+ * there is none. It imports nothing, so it stays a few hundred bytes.
+ */
+export {};
+
+declare global {
+  interface Window {
+    /** The early call; null once the app has asked itself (it was faster: no second call). */
+    thgConfigCall?: { url: string; response: Promise<Response> } | null;
+  }
+}
+
+// The partner the server named in the page (config.views); the dev server's page names none.
+const subdomain = document.querySelector<HTMLMetaElement>('meta[name="thg-partner"]')?.content.trim().toLowerCase();
+if (subdomain && window.thgConfigCall === undefined) {
+  // The same call as fetchPartnerConfig: plain, JSON content type, German (spec section 7).
+  const url = `/api/configs/${encodeURIComponent(subdomain)}/`;
+  const response = fetch(url, { headers: { "Content-Type": "application/json", "Accept-Language": "de" } });
+  response.catch(() => {}); // a failure is the app's to report, when it takes the answer
+  window.thgConfigCall = { url, response };
+}
