@@ -153,9 +153,11 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         page.wait_for_timeout(300)  # transitions settle before the picture
         # MUI X's grid measures before it renders its rows: a grid caught between the two has
         # no row yet (axe: aria-required-children). Wait for the rows it will show.
-        page.wait_for_function(GRIDS_RENDERED, timeout=10_000)
-        # A loading story keeps its request open: no waiting for the network to go idle. A grid
-        # that fetched again (a filter restored) may be between its measuring and its rows.
+        # A story that fetches again after its first rows (a filter restored from storage) puts a
+        # new grid in the old one's place, measured before its rows come: the grids are checked
+        # once they have rows and have not changed for 400 ms.
+        assert page.evaluate(GRIDS_SETTLED), f"{story['id']}: a grid without rows after 10 s"
+        # A loading story keeps its request open: no waiting for the network to go idle.
         axe_check(page, str(story["id"]), settle=False)
         overlap_check(page, str(story["id"]))
         if not _is_desktop(story):
@@ -177,8 +179,30 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
     assert changed == [], "\n".join(changed)
 
 
-GRIDS_RENDERED = """() => [...document.querySelectorAll('[role=grid]')]
-  .every((grid) => grid.querySelector('[role=row]'))"""
+# The story's clock stands still (set_fixed_time): time is counted in 100 ms ticks of the timers,
+# which keep running.
+GRIDS_SETTLED = """async () => {
+  const grids = () => [...document.querySelectorAll('[role=grid]')];
+  const rendered = () => grids().every((grid) => grid.querySelector('[role=row]'));
+  if (grids().length === 0) return true;
+  let quiet = 0;
+  const watch = new MutationObserver((records) => {
+    if (records.some((r) => r.target instanceof Element && (r.target.closest('[role=grid]') ||
+        [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element &&
+          (n.matches('[role=grid]') || n.querySelector('[role=grid]')))))) quiet = 0;
+  });
+  watch.observe(document.body, { subtree: true, childList: true });
+  try {
+    for (let tick = 0; tick < 100; tick++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      quiet += 1;
+      if (rendered() && quiet >= 4) return true;
+    }
+    return rendered();
+  } finally {
+    watch.disconnect();
+  }
+}"""
 
 
 # Every story at the narrowest phone (320 px), a common phone (390 px) and a wide desktop
@@ -290,7 +314,7 @@ def save_baseline(picture: Image.Image, baseline: Path) -> None:
 
 def compare_look(page: Page, name: str) -> str:
     """The screen as it is now against its baseline: '' when it looks the same, else why not."""
-    page.wait_for_function(GRIDS_RENDERED, timeout=10_000)
+    assert page.evaluate(GRIDS_SETTLED), f"{name}: a grid without rows after 10 s"
     page.evaluate("() => document.fonts.ready")
     page.wait_for_function(STEADY, timeout=10_000)
     page.evaluate(FINISH_TRANSITIONS)
