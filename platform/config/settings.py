@@ -280,7 +280,9 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
 MEDIA_URL = "/media/"
-MEDIA_ROOT = VAR_DIR / "media"
+# A folder per pytest-xdist worker (its test servers inherit PYTEST_XDIST_WORKER): one worker's
+# clean-up never takes another's files.
+MEDIA_ROOT = VAR_DIR / "media" / os.environ.get("PYTEST_XDIST_WORKER", "")
 
 # The built web app: index.html for every app route, its files served at the site root.
 WEB_DIST = Path(os.environ.get("WEB_DIST", BASE_DIR / "web" / "dist"))

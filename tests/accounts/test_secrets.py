@@ -267,7 +267,7 @@ def test_gunicorns_access_log_drops_tokens(django_db_setup: None, tmp_path: Any)
             )
             while True:
                 try:
-                    urllib.request.urlopen(request, timeout=10).close()
+                    urllib.request.urlopen(request, timeout=60).close()
                     break
                 except urllib.error.HTTPError:
                     break  # an answer, whatever its status, is logged

@@ -21,7 +21,7 @@ def get(port: int, host: str, path: str, headers: dict[str, str] | None = None) 
         f"http://127.0.0.1:{port}{path}", headers={"Host": host, **(headers or {})}
     )
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, response.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()

@@ -35,7 +35,7 @@ class Worker:
 
 def get(port: int, path: str) -> tuple[int, str]:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as answer:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=60) as answer:
             return answer.status, answer.read().decode()
     except urllib.error.HTTPError as error:
         return error.code, error.read().decode()

@@ -41,7 +41,13 @@ def test_a_worker_killed_before_its_commit_leaves_no_file_after_the_sweep(
     scan.write_bytes(zlb_document(31)[0])
     worker = subprocess.Popen(
         [sys.executable, "-m", "tests.registrations.orphan_probe", str(scan)],
-        env={**os.environ, "DATABASE_URL": database_url(), "VAR_DIR": str(tmp_path), "HUEY_IMMEDIATE": "1"},
+        # its media straight under VAR_DIR/media, as this test's (no pytest-xdist worker folder)
+        env={
+            **{key: value for key, value in os.environ.items() if key != "PYTEST_XDIST_WORKER"},
+            "DATABASE_URL": database_url(),
+            "VAR_DIR": str(tmp_path),
+            "HUEY_IMMEDIATE": "1",
+        },
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
