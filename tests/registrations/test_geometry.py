@@ -32,7 +32,7 @@ def test_green_paper_on_a_dark_cloth_with_a_corner_in_shade() -> None:
     cv2.fillPoly(picture, [np.array([[0, 380], [260, 600], [0, 600]], np.int32)], (30, 30, 30))
     picture = np.clip(picture + rng.normal(0, 3, picture.shape), 0, 255).astype(np.uint8)
 
-    quad, _ = find_quad(picture)
+    quad, _, _ = find_quad(picture)
 
     assert quad is not None
     assert np.abs(quad - corners).max() < 12
