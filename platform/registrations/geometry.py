@@ -486,7 +486,12 @@ def register(
     return homography, mean
 
 
-ECC_BLURS = (2.0, 1.0)  # px at MATCH_PX_PER_MM: wide first (a larger reach), then sharp
+# print_lines at MATCH_PX_PER_MM: its pixel j is the mean over page pixels (j + 0.5) * 10 / k
+# - 0.5 (two INTER_AREA halvings' pixel centres), i.e. j / k mm and this much
+LINES_SHIFT_MM = 0.5 / MATCH_PX_PER_MM - 0.5 / PX_PER_MM
+REFINE_FROM = 0.2  # a grid match below this is no form: not worth aligning
+# (blur in px at MATCH_PX_PER_MM, reach in mm): wide first (a larger reach), then sharp
+ECC_STEPS = ((2.0, 4.0), (1.0, 2.0))
 
 
 def refine(lines: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, float]:
@@ -502,11 +507,19 @@ def refine(lines: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, float
     correlation = 0.0
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
     everywhere = np.full(page.shape, 255, np.uint8)
-    for sigma in ECC_BLURS:
+    for sigma, reach_mm in ECC_STEPS:
+        # only the page's lines near the template's (where the current placement puts them):
+        # a seal, a signature, the paper's edge or a box the template does not know would
+        # pull the fit their way
+        reach = 2 * round(reach_mm * k) + 1
+        near = cv2.dilate(TEMPLATE, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+        near = cv2.warpPerspective(
+            near, warp.astype(np.float64), (page.shape[1], page.shape[0]), flags=cv2.INTER_NEAREST
+        )
         try:
             correlation, moved = cv2.findTransformECC(
                 cv2.GaussianBlur(template, (0, 0), sigma),
-                cv2.GaussianBlur(page, (0, 0), sigma),
+                cv2.GaussianBlur(page * (near > 0), (0, 0), sigma),
                 warp.copy(),
                 cv2.MOTION_HOMOGRAPHY,
                 criteria,
@@ -568,25 +581,24 @@ def straighten(image: Image.Image) -> Straightened:
             )
         )
     (score, offset, scale), lines, page, flat, turn, to_page, half = max(scored, key=lambda item: item[0][0])
-    if half:
-        page, flat = cv2.rotate(page, cv2.ROTATE_180), cv2.rotate(flat, cv2.ROTATE_180)
     del scored, candidates
     homography, anchors = register(lines, offset, scale)
-    if homography is None:
+    if homography is None:  # too few anchors: the coarse placement
         homography = np.array([[scale[0], 0, offset[0]], [0, scale[1], offset[1]], [0, 0, 1.0]])
-    homography, _ = refine(lines, homography)
-    if homography is not None:
-        to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
-        # page pixels -> template pixels: the template's boxes then sit where the form has them
-        matrix = to_px @ np.linalg.inv(homography) @ np.linalg.inv(to_px)
-        page = cv2.warpPerspective(
-            page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        flat = cv2.warpPerspective(
-            flat, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        offset, scale = (0.0, 0.0), (1.0, 1.0)
-        to_page = matrix @ to_page
+    if max(score, anchors) >= REFINE_FROM:
+        homography, _ = refine(lines, homography)
+    # the lines' pixel j lies at j / MATCH_PX_PER_MM + LINES_SHIFT_MM on the page
+    homography = np.array([[1.0, 0, LINES_SHIFT_MM], [0, 1.0, LINES_SHIFT_MM], [0, 0, 1.0]]) @ homography
+    to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
+    # page pixels -> template pixels: the template's boxes then sit where the form has them;
+    # the page cut from the picture again in one warp (a second resampling blurs the values)
+    to_page = to_px @ np.linalg.inv(homography) @ np.linalg.inv(to_px) @ to_page
+    del page, flat
+    page = cv2.warpPerspective(
+        bgr, to_page, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    flat = flatten_light(page)
+    offset, scale = (0.0, 0.0), (1.0, 1.0)
     return Straightened(
         page, quad is not None, area, max(score, anchors), offset, scale, turn, quad, to_page, flat
     )
