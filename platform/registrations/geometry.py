@@ -130,22 +130,24 @@ def _order(points: np.ndarray) -> np.ndarray:
     return ordered.astype(np.float32)
 
 
-def find_quad(bgr: np.ndarray) -> tuple[np.ndarray | None, float]:
-    """The document's four corners in `bgr` coordinates and the share of the picture it covers."""
+def find_quad(bgr: np.ndarray) -> tuple[np.ndarray | None, float, tuple[bool, bool]]:
+    """The document's four corners in `bgr` coordinates, the share of the picture it covers,
+    and whether its length and its height were carried on past the picture's edge (a side of
+    the paper cut off by the frame: the corners there are only estimated)."""
     height, width = bgr.shape[:2]
     factor = FIND_LONG_SIDE / max(height, width)
     small = cv2.resize(bgr, (round(width * factor), round(height * factor)), interpolation=cv2.INTER_AREA)
     found = _paper_region(small)
     if found is None:
-        return None, 0.0
+        return None, 0.0, (False, False)
     contour, area = found
     if area < 0.08:
-        return None, area
+        return None, area, (False, False)
     hull = cv2.convexHull(contour)
     quad: Any = None  # n x 2 corners (OpenCV and numpy disagree on the exact array type)
     perimeter = cv2.arcLength(hull, True)
     for epsilon in (0.01, 0.02, 0.03):
-        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True).reshape(-1, 2).astype(np.float64)
+        approx = _approximate(hull.reshape(-1, 2), epsilon * perimeter, small.shape[:2])
         if len(approx) == 4:
             quad = approx
             break
@@ -161,10 +163,106 @@ def find_quad(bgr: np.ndarray) -> tuple[np.ndarray | None, float]:
             quad = coarse.reshape(4, 2).astype(np.float64)
             break
     if quad is not None:
-        quad = _refine(quad.astype(np.float32), contour.reshape(-1, 2).astype(np.float32))
+        outline = contour.reshape(-1, 2)
+        inside = outline[~_on_frame(outline, small.shape[:2]).any(axis=1)]  # the paper's own edge
+        quad = _refine(quad.astype(np.float32), inside.astype(np.float32))
     else:  # no four sides: the smallest rectangle around it
         quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float32)
-    return _order(quad) / factor, area
+    quad, extended = _beyond_frame(_order(quad), small.shape[:2])
+    return quad / factor, area, extended
+
+
+def _on_frame(points: np.ndarray, shape: tuple[int, ...], reach: float = 1.5) -> np.ndarray:
+    """n x 4: which points lie on the picture's left, right, top and bottom edge."""
+    height, width = shape
+    x, y = points[:, 0], points[:, 1]
+    return np.stack([x <= reach, x >= width - 1 - reach, y <= reach, y >= height - 1 - reach], axis=1)
+
+
+def _approximate(hull: np.ndarray, epsilon: float, shape: tuple[int, ...]) -> np.ndarray:
+    """The hull as a polygon (approxPolyDP), where the picture's edge cuts the paper kept as a
+    side of its own: approximated away, the cut and the paper's edge beside it at a small angle
+    become one slanted side, and the corner beyond the frame is lost."""
+    points = hull.astype(np.float64)
+    count = len(points)
+    frame = _on_frame(points, shape)
+    cuts = [
+        i
+        for i in range(count)
+        if (frame[i] & frame[(i + 1) % count]).any()
+        and np.linalg.norm(points[(i + 1) % count] - points[i]) > 2 * epsilon
+    ]
+    if not cuts:
+        return cv2.approxPolyDP(hull.reshape(-1, 1, 2), epsilon, True).reshape(-1, 2).astype(np.float64)
+    corners = sorted({i for cut in cuts for i in (cut, (cut + 1) % count)})
+    polygon: list[np.ndarray] = []
+    for start, end in zip(corners, corners[1:] + corners[:1], strict=True):
+        chain = (
+            points[start : end + 1] if end > start else np.concatenate([points[start:], points[: end + 1]])
+        )
+        if len(chain) <= 2:
+            polygon.append(chain[0])
+            continue
+        simple = cv2.approxPolyDP(chain.reshape(-1, 1, 2).astype(np.float32), epsilon, False).reshape(-1, 2)
+        polygon.extend(simple[:-1].astype(np.float64))
+    # corners in the middle of one cut (the hull's points along the same edge of the picture)
+    kept = []
+    for i, point in enumerate(polygon):
+        before, after = polygon[i - 1], polygon[(i + 1) % len(polygon)]
+        edges = _on_frame(np.array([before, point, after]), shape)
+        if not (edges[0] & edges[1] & edges[2]).any():
+            kept.append(point)
+    return np.array(kept, np.float64)
+
+
+FRAME_PX = 4  # a side this close to the picture's edge (on the small copy) lies along it
+ASPECT = WIDTH_MM / HEIGHT_MM
+
+
+def _beyond_frame(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, tuple[bool, bool]]:
+    """A side of the quad that runs along the picture's edge is where the frame cut the paper,
+    not the paper's edge: the two sides beside it are carried on to the length the form's
+    proportions give them, measured from the side opposite the cut (whole, in view) and
+    foreshortened toward the point where the two sides meet in the picture (perspective), so
+    that the warp does not stretch the part in view over the whole page. It stays an estimate:
+    the grid match then searches a wider range of scales along that direction."""
+    height, width = shape
+    limits = ((0, 0.0), (0, width - 1.0), (1, 0.0), (1, height - 1.0))
+
+    def along_frame(a: np.ndarray, b: np.ndarray) -> bool:
+        return any(abs(a[axis] - at) <= FRAME_PX and abs(b[axis] - at) <= FRAME_PX for axis, at in limits)
+
+    corners = quad.astype(np.float64)
+    result = corners.copy()
+    extended = [False, False]
+    for i in range(4):  # side i runs from corner i to corner i + 1; 0 and 2 are the long sides
+        near = (i, (i + 1) % 4)
+        far = ((i + 3) % 4, (i + 2) % 4)  # the opposite side's corners, each on a side beside
+        if not along_frame(*corners[list(near)]) or along_frame(*corners[list(far)]):
+            continue  # not cut, or cut on both sides: nothing to measure the length by
+        # the sides beside the cut at the form's proportions, at the scale of the far side
+        flat_length = np.linalg.norm(corners[far[0]] - corners[far[1]]) * (ASPECT if i % 2 else 1 / ASPECT)
+        lines = [np.cross([*corners[f], 1.0], [*corners[n], 1.0]) for n, f in zip(near, far, strict=True)]
+        meet = np.cross(lines[0], lines[1])  # where the sides beside the cut meet (vanishing point)
+        lengths, wanted = [], []
+        for n, f in zip(near, far, strict=True):
+            direction = corners[n] - corners[f]
+            lengths.append(float(np.linalg.norm(direction)))
+            estimate = flat_length
+            if abs(meet[2]) > 1e-9:
+                # a line seen in perspective: t(s) = a s / (1 + a s / t_meet), t_meet where the sides meet
+                towards = float((meet[:2] / meet[2] - corners[f]) @ direction) / max(lengths[-1], 1e-9)
+                if abs(towards) > 1e-6:
+                    denominator = 1 + flat_length / towards
+                    estimate = flat_length / denominator if denominator > 0.2 else flat_length
+            wanted.append(estimate)
+        if min(lengths) < 1:
+            continue
+        for n, f, length, want in zip(near, far, lengths, wanted, strict=True):
+            if want > length:  # (a side in view further than its estimate stays as it is)
+                result[n] = corners[f] + (corners[n] - corners[f]) * (want / length)
+                extended[1 if i % 2 == 0 else 0] = True
+    return result.astype(np.float32), (extended[0], extended[1])
 
 
 SOLID = 0.9  # the paper's region fills its hull this well; a textured table around it does not
@@ -224,7 +322,8 @@ def _enclosing_quad(polygon: np.ndarray) -> np.ndarray | None:
 
 def _refine(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Sharper corners: a line fitted to the outline along each side, intersected with the
-    next (the approximated polygon rounds corners off and cuts them where a hand is)."""
+    next (the approximated polygon rounds corners off and cuts them where a hand is). A side
+    without outline along it (where the picture's edge cut the paper) keeps its own line."""
     lines = []
     for i in range(4):
         a, b = corners[i], corners[(i + 1) % 4]
@@ -238,7 +337,8 @@ def _refine(corners: np.ndarray, points: np.ndarray) -> np.ndarray:
         across = np.abs((points - a) @ normal)
         near = points[(along > 0.15 * length) & (along < 0.85 * length) & (across < max(3.0, 0.03 * length))]
         if len(near) < 5:
-            return corners
+            lines.append((a.astype(np.float64), unit))
+            continue
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     refined = []
@@ -307,17 +407,25 @@ def print_lines(flat: np.ndarray, px_per_mm: float) -> np.ndarray:
     return cv2.resize(lines, size, interpolation=cv2.INTER_AREA)
 
 
-def grid_match(lines: np.ndarray) -> tuple[float, tuple[float, float], tuple[float, float]]:
+SCALES = (0.94, 0.97, 1.0, 1.03)
+# along a side carried on past the picture's edge (its length an estimate, _beyond_frame)
+WIDE_SCALES = (0.85, 0.88, 0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09, 1.12, 1.15)
+
+
+def grid_match(
+    lines: np.ndarray,
+    scales: tuple[tuple[float, ...], tuple[float, ...]] = (SCALES, SCALES),
+) -> tuple[float, tuple[float, float], tuple[float, float]]:
     """How well the detected lines fit the template (0..1), its offset in mm and its scale.
 
     Tolerant of a quad that was a little off (a cropped edge, a curled corner): the template
-    is tried at a few scales and slid over the page."""
-    pad = 8 * MATCH_PX_PER_MM
+    is tried at a few scales (across and down) and slid over the page."""
+    pad = round((8 + max(0.0, max(max(scales[0]), max(scales[1])) - 1) * WIDTH_MM) * MATCH_PX_PER_MM)
     padded = cv2.copyMakeBorder(lines, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     blurred = cv2.GaussianBlur(padded.astype(np.float32), (0, 0), 1.0)
     best = (-1.0, (0.0, 0.0), (1.0, 1.0))
-    for sx in (0.94, 0.97, 1.0, 1.03):
-        for sy in (0.94, 0.97, 1.0, 1.03):
+    for sx in scales[0]:
+        for sy in scales[1]:
             template = cv2.resize(TEMPLATE, None, fx=sx, fy=sy, interpolation=cv2.INTER_NEAREST).astype(
                 np.float32
             )
@@ -378,11 +486,59 @@ def register(
     return homography, mean
 
 
+# print_lines at MATCH_PX_PER_MM: its pixel j is the mean over page pixels (j + 0.5) * 10 / k
+# - 0.5 (two INTER_AREA halvings' pixel centres), i.e. j / k mm and this much
+LINES_SHIFT_MM = 0.5 / MATCH_PX_PER_MM - 0.5 / PX_PER_MM
+REFINE_FROM = 0.2  # a grid match below this is no form: not worth aligning
+# (blur in px at MATCH_PX_PER_MM, reach in mm): wide first (a larger reach), then sharp
+ECC_STEPS = ((2.0, 4.0), (1.0, 2.0))
+
+
+def refine(lines: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, float]:
+    """The template-to-page homography (mm) moved until the template's lines lie on the
+    page's (OpenCV's ECC alignment, coarse to fine): it takes up what the anchors leave, a
+    perspective the quad got wrong where the frame cut the paper, a corner in shade. Returns
+    the homography and the final correlation (0..1); unchanged where ECC does not converge."""
+    k = MATCH_PX_PER_MM
+    to_px = np.diag([k, k, 1.0])
+    warp = (to_px @ homography @ np.linalg.inv(to_px)).astype(np.float32)
+    warp /= warp[2, 2]
+    template, page = TEMPLATE.astype(np.float32), lines.astype(np.float32)
+    correlation = 0.0
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4)
+    everywhere = np.full(page.shape, 255, np.uint8)
+    for sigma, reach_mm in ECC_STEPS:
+        # only the page's lines near the template's (where the current placement puts them):
+        # a seal, a signature, the paper's edge or a box the template does not know would
+        # pull the fit their way
+        reach = 2 * round(reach_mm * k) + 1
+        near = cv2.dilate(TEMPLATE, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+        near = cv2.warpPerspective(
+            near, warp.astype(np.float64), (page.shape[1], page.shape[0]), flags=cv2.INTER_NEAREST
+        )
+        try:
+            correlation, moved = cv2.findTransformECC(
+                cv2.GaussianBlur(template, (0, 0), sigma),
+                cv2.GaussianBlur(page * (near > 0), (0, 0), sigma),
+                warp.copy(),
+                cv2.MOTION_HOMOGRAPHY,
+                criteria,
+                everywhere,
+                1,
+            )
+        except cv2.error:
+            break
+        warp = moved
+    result = np.linalg.inv(to_px) @ warp.astype(np.float64) @ to_px
+    return result / result[2, 2], float(correlation)
+
+
 def straighten(image: Image.Image) -> Straightened:
     """The document upright at a fixed scale, with its grid evidence. Without a quad the whole
     picture is tried in all four turns (a full-page scan, a grey photocopy)."""
     bgr = _to_bgr(image)
-    quad, area = find_quad(bgr)
+    quad, area, extended = find_quad(bgr)
+    scales = (WIDE_SCALES if extended[0] else SCALES, WIDE_SCALES if extended[1] else SCALES)
     # each way up (with its light flattened) and the matrix taking picture pixels to its
     # pixels; its half turn is tried on its grid lines turned (no second page-sized copy)
     candidates: list[tuple[np.ndarray, np.ndarray, int, np.ndarray]] = []
@@ -412,10 +568,10 @@ def straighten(image: Image.Image) -> Straightened:
     for candidate, flat, angle, to_page in candidates:
         lines = print_lines(flat, MATCH_PX_PER_MM)
         turned_lines = cv2.rotate(lines, cv2.ROTATE_180)
-        scored.append((grid_match(lines), lines, candidate, flat, angle, to_page, False))
+        scored.append((grid_match(lines, scales), lines, candidate, flat, angle, to_page, False))
         scored.append(
             (
-                grid_match(turned_lines),
+                grid_match(turned_lines, scales),
                 turned_lines,
                 candidate,
                 flat,
@@ -425,22 +581,24 @@ def straighten(image: Image.Image) -> Straightened:
             )
         )
     (score, offset, scale), lines, page, flat, turn, to_page, half = max(scored, key=lambda item: item[0][0])
-    if half:
-        page, flat = cv2.rotate(page, cv2.ROTATE_180), cv2.rotate(flat, cv2.ROTATE_180)
     del scored, candidates
     homography, anchors = register(lines, offset, scale)
-    if homography is not None:
-        to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
-        # page pixels -> template pixels: the template's boxes then sit where the form has them
-        matrix = to_px @ np.linalg.inv(homography) @ np.linalg.inv(to_px)
-        page = cv2.warpPerspective(
-            page, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        flat = cv2.warpPerspective(
-            flat, matrix, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        offset, scale = (0.0, 0.0), (1.0, 1.0)
-        to_page = matrix @ to_page
+    if homography is None:  # too few anchors: the coarse placement
+        homography = np.array([[scale[0], 0, offset[0]], [0, scale[1], offset[1]], [0, 0, 1.0]])
+    if max(score, anchors) >= REFINE_FROM:
+        homography, _ = refine(lines, homography)
+    # the lines' pixel j lies at j / MATCH_PX_PER_MM + LINES_SHIFT_MM on the page
+    homography = np.array([[1.0, 0, LINES_SHIFT_MM], [0, 1.0, LINES_SHIFT_MM], [0, 0, 1.0]]) @ homography
+    to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
+    # page pixels -> template pixels: the template's boxes then sit where the form has them;
+    # the page cut from the picture again in one warp (a second resampling blurs the values)
+    to_page = to_px @ np.linalg.inv(homography) @ np.linalg.inv(to_px) @ to_page
+    del page, flat
+    page = cv2.warpPerspective(
+        bgr, to_page, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    flat = flatten_light(page)
+    offset, scale = (0.0, 0.0), (1.0, 1.0)
     return Straightened(
         page, quad is not None, area, max(score, anchors), offset, scale, turn, quad, to_page, flat
     )
