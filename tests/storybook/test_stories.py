@@ -167,6 +167,10 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
             page.wait_for_timeout(300)
             page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
             layout_check(page, f"{story['id']} at {width} px")
+            if width == "1440":
+                # A wide desktop shows every data grid whole: no column cut off at its right edge.
+                wide = page.evaluate(GRIDS_SCROLL_SIDEWAYS)
+                assert wide == [], f"{story['id']} at 1440 px: a grid scrolls sideways {wide}"
             overlap_check(page, f"{story['id']} at {width} px")
             if width in PICTURE_WIDTHS:
                 looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
@@ -175,6 +179,11 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         context.close()
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
+
+
+GRIDS_SCROLL_SIDEWAYS = """() => [...document.querySelectorAll('.MuiDataGrid-virtualScroller')]
+  .filter((scroller) => scroller.scrollWidth > scroller.clientWidth + 1)
+  .map((scroller) => `${scroller.closest('[data-testid]')?.dataset.testid}: ${scroller.scrollWidth} > ${scroller.clientWidth}`)"""
 
 
 GRIDS_RENDERED = """() => [...document.querySelectorAll('[role=grid]')]
