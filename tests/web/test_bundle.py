@@ -131,7 +131,7 @@ def test_the_page_names_a_map_of_each_areas_screen_files() -> None:
     for area, files in areas.items():
         assert files and not set(files) & entry, area
         assert all((DIST / name.lstrip("/")).exists() for name in files), area
-    flow = {Path(name).name.rsplit("-", 1)[0] for name in areas["flow"]}
+    flow = {re.sub(r"-[\w-]{8}\.\w+$", "", Path(name).name) for name in areas["flow"]}
     assert {"terms", "billing", "image-upload", "finish"} <= flow
     assert not any("portal-app" in name or "partner-app" in name for name in areas["flow"])
     assert any("portal-app" in name for name in areas["portal"])
