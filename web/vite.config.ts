@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -8,7 +9,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 import { SentryCli } from "@sentry/cli";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
 
 const src = fileURLToPath(new URL("./src", import.meta.url));
 const BOOT = fileURLToPath(new URL("./src/boot.ts", import.meta.url));
@@ -141,10 +142,72 @@ function bootScript(): Plugin {
   };
 }
 
+/** The areas of the app whose screens are prefetched while the visitor reads (lazy-screen.ts). */
+const AREAS = ["flow", "portal", "partner"] as const;
+
+/**
+ * The screen -> files map for prefetching: for each area of the app (the flow, the portal, the
+ * partner area: src/<area>/), every file its lazily loaded screens need (the screen's chunk,
+ * the chunks it imports, their stylesheets) that the entry has not loaded already. Written as
+ * a hashed asset (assets/screens-<hash>.json, cached for good like the others) and named in
+ * index.html (`<meta name="thg-screens">`, a few dozen bytes on the first screen): once a
+ * screen is up and the browser idle, the app adds `<link rel="prefetch">` for its area's files,
+ * so they are in the cache without being evaluated (no long task on a slow phone).
+ */
+function screenFiles(): Plugin {
+  let out = dist;
+  let written: { fileName: string; source: string } | null = null;
+  return {
+    name: "thg-screen-files",
+    apply: "build",
+    configResolved(config) {
+      out = resolve(config.root, config.build.outDir);
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(html, { bundle, filename }) {
+        if (resolve(filename) !== INDEX || !bundle) return html;
+        const chunks = new Map<string, Rollup.OutputChunk>();
+        for (const item of Object.values(bundle)) if (item.type === "chunk") chunks.set(item.fileName, item);
+        const closure = (fileName: string, seen: Set<string>): Set<string> => {
+          if (seen.has(fileName)) return seen;
+          seen.add(fileName);
+          const chunk = chunks.get(fileName);
+          for (const css of chunk?.viteMetadata?.importedCss ?? []) seen.add(css);
+          for (const imported of chunk?.imports ?? []) closure(imported, seen);
+          return seen;
+        };
+        const entry = [...chunks.values()].find((chunk) => chunk.isEntry && chunk.facadeModuleId === INDEX);
+        if (!entry) throw new Error("index.html has no entry chunk");
+        const loaded = closure(entry.fileName, new Set());
+        const map: Record<string, string[]> = {};
+        for (const area of AREAS) {
+          const files = new Set<string>();
+          for (const chunk of chunks.values()) {
+            if (!chunk.isDynamicEntry || !chunk.facadeModuleId) continue;
+            if (!chunk.facadeModuleId.startsWith(join(src, area) + "/")) continue;
+            for (const file of closure(chunk.fileName, new Set())) if (!loaded.has(file)) files.add(`/${file}`);
+          }
+          map[area] = [...files].sort();
+        }
+        const source = JSON.stringify(map);
+        const hash = createHash("sha256").update(source).digest("base64url").slice(0, 8);
+        written = { fileName: `assets/screens-${hash}.json`, source };
+        const meta = `<meta name="thg-screens" content="/${written.fileName}" />`;
+        return html.replace("</head>", `  ${meta}\n  </head>`);
+      },
+    },
+    writeBundle() {
+      // Before deliveryFiles' closeBundle, which writes its compressed copies.
+      if (written) writeFileSync(join(out, written.fileName), written.source);
+    },
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "/",
-  plugins: [react(), bootScript(), deliveryFiles()],
+  plugins: [react(), bootScript(), screenFiles(), deliveryFiles()],
   resolve: {
     alias: {
       "@": src,

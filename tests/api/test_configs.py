@@ -132,3 +132,22 @@ def test_a_preview_of_an_invalid_configuration_lists_the_schema_messages(client:
     errors = response.json()["errors"]
     assert errors["colors.button"] == ["Enter a colour as #rgb, #rrggbb or #rrggbbaa."]
     assert "font_family" in errors and "typo" in errors
+
+
+def test_the_config_answer_is_gzipped_for_a_browser_that_accepts_it(client: Client) -> None:
+    """On every first screen's critical path: compressed as the assets are (issue 15)."""
+    import gzip
+
+    plain = get_config(client, "autohaus.localhost", "autohaus")
+    packed = get_config(client, "autohaus.localhost", "autohaus", Accept_Encoding="gzip, deflate, br")
+
+    assert "Content-Encoding" not in plain and plain["Vary"].endswith("Accept-Encoding")
+    assert packed["Content-Encoding"] == "gzip" and packed["Vary"] == plain["Vary"]
+    assert json.loads(gzip.decompress(packed.content)) == plain.json()
+    assert len(packed.content) < len(plain.content) / 2
+    # Another representation: a weak validator, which answers 304 to itself.
+    assert packed["ETag"] == f"W/{plain['ETag']}"
+    again = get_config(
+        client, "autohaus.localhost", "autohaus", Accept_Encoding="gzip", If_None_Match=packed["ETag"]
+    )
+    assert again.status_code == 304

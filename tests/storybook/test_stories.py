@@ -169,6 +169,10 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
             page.wait_for_timeout(300)
             page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
             layout_check(page, f"{story['id']} at {width} px")
+            if width == "1440" and not any(screen in str(story["id"]) for screen in GRIDS_STILL_WIDE):
+                # A wide desktop shows every data grid whole: no column cut off at its right edge.
+                wide = page.evaluate(GRIDS_SCROLL_SIDEWAYS)
+                assert wide == [], f"{story['id']} at 1440 px: a grid scrolls sideways {wide}"
             overlap_check(page, f"{story['id']} at {width} px")
             if width in PICTURE_WIDTHS:
                 looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
@@ -177,6 +181,22 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
         context.close()
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
+
+
+# Grids still wider than a 1440 px screen beside the menu (their last column cut off; found with
+# this check, not fixed yet): the applications list (also behind the settlement batch's
+# selection), the sub-partners and the single deals.
+GRIDS_STILL_WIDE = ("applications", "application-detail", "sub-partner", "single-deal", "from-selection")
+
+
+GRIDS_SCROLL_SIDEWAYS = """() => [...document.querySelectorAll('.MuiDataGrid-root')]
+  .map((grid) => {
+    const edge = grid.getBoundingClientRect().right;
+    const cells = [...grid.querySelectorAll('[role=columnheader]')].map((cell) => cell.getBoundingClientRect().right);
+    const last = Math.max(0, ...cells);
+    return last > edge + 1 ? `${grid.closest('[data-testid]')?.dataset.testid}: last column ends at ${Math.round(last)} > ${Math.round(edge)}` : null;
+  })
+  .filter(Boolean)"""
 
 
 # The story's clock stands still (set_fixed_time): time is counted in 100 ms ticks of the timers,

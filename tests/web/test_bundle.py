@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,35 @@ def test_the_partner_area_and_mui_x_stay_off_the_first_screen() -> None:
     print(
         f"\npartner area (login, layout) on top of the entry: {_gzipped(partner_files) / 1024:.1f} KB gzipped"
     )
+
+
+def test_the_portal_login_loads_no_form_library() -> None:
+    """The portal login (its chunk and what it imports) renders without react-hook-form: the
+    forgot-password panel and the other portal forms bring it in their own chunks."""
+    manifest = _manifest()
+    entry = _closure(manifest, "index.html", set())
+    portal_key = next(key for key in manifest["index.html"].get("dynamicImports", []) if "portal-app" in key)
+    login = _closure(manifest, portal_key, set()) | entry
+    marker = "shouldUnregister"  # one of react-hook-form's option names, kept by the minifier
+    assert not any(marker in (DIST / name).read_text(encoding="utf-8") for name in login)
+    assert any(marker in path.read_text(encoding="utf-8") for path in (DIST / "assets").glob("*.js"))
+
+
+def test_the_page_names_a_map_of_each_areas_screen_files() -> None:
+    """The idle prefetch (lazy-screen.ts): index.html names the screen -> files map, a hashed
+    asset listing per area the files the entry has not loaded."""
+    html = (DIST / "index.html").read_text(encoding="utf-8")
+    match = re.search(r'<meta name="thg-screens" content="/(assets/screens-[\w-]{8}\.json)" />', html)
+    assert match, "index.html names no screen map"
+    areas = json.loads((DIST / match.group(1)).read_text())
+    assert set(areas) == {"flow", "portal", "partner"}
+    manifest = _manifest()
+    entry = {f"/{name}" for name in _closure(manifest, "index.html", set())}
+    for area, files in areas.items():
+        assert files and not set(files) & entry, area
+        assert all((DIST / name.lstrip("/")).exists() for name in files), area
+    flow = {re.sub(r"-[\w-]{8}\.\w+$", "", Path(name).name) for name in areas["flow"]}
+    assert {"terms", "billing", "image-upload", "finish"} <= flow
+    assert not any("portal-app" in name or "partner-app" in name for name in areas["flow"])
+    assert any("portal-app" in name for name in areas["portal"])
+    assert any("server-grid" in name for name in areas["partner"])

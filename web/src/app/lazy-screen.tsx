@@ -90,6 +90,59 @@ export function preloadScreensWhenIdle(win: IdleWindow = window): () => void {
   };
 }
 
+export type ScreenArea = "flow" | "portal" | "partner";
+
+/** The area of the app a path belongs to: its screens are the ones worth prefetching there. */
+export function screenArea(pathname: string): ScreenArea {
+  if (pathname === "/portal" || pathname.startsWith("/portal/")) return "portal";
+  if (pathname === "/partner" || pathname.startsWith("/partner/")) return "partner";
+  return "flow";
+}
+
+type PrefetchDocument = Pick<Document, "querySelector" | "createElement" | "head">;
+
+/**
+ * Once the browser is idle, the files of the area's other screens go into the browser's cache
+ * as `<link rel="prefetch">` (low priority, never evaluated: no task on the main thread until
+ * the visitor opens a screen, whose import then finds its files in the cache). The build names
+ * the screen -> files map in the page (`<meta name="thg-screens">`, vite.config.ts
+ * screenFiles); without it (the dev server, tests) the screens are imported one by one instead
+ * (preloadScreensWhenIdle). Returns a cancel.
+ */
+export function prefetchScreensWhenIdle(
+  area: ScreenArea,
+  win: IdleWindow & { fetch: typeof fetch } = window,
+  doc: PrefetchDocument = document,
+): () => void {
+  const map = doc.querySelector<HTMLMetaElement>('meta[name="thg-screens"]')?.content;
+  if (!map) return preloadScreensWhenIdle(win);
+  let stopped = false;
+  let handle: number | undefined;
+  const prefetch = async () => {
+    handle = undefined;
+    const files = ((await (await win.fetch(map)).json()) as Partial<Record<ScreenArea, string[]>>)[area] ?? [];
+    for (const file of files) {
+      if (stopped) return;
+      if (doc.querySelector(`link[href="${CSS.escape(file)}"]`)) continue;
+      const link = doc.createElement("link");
+      link.rel = "prefetch";
+      link.href = file;
+      // As the module loader and Vite's preload helper ask for it (CORS mode): the same cache entry.
+      link.crossOrigin = "";
+      doc.head.append(link);
+    }
+  };
+  handle = win.requestIdleCallback
+    ? win.requestIdleCallback(() => void prefetch().catch(() => {}), { timeout: 3000 })
+    : win.setTimeout(() => void prefetch().catch(() => {}), 50);
+  return () => {
+    stopped = true;
+    if (handle === undefined) return;
+    if (win.cancelIdleCallback) win.cancelIdleCallback(handle);
+    else win.clearTimeout(handle);
+  };
+}
+
 /** Every chunk, the portal's included (tests render any screen at once). */
 export function preloadAllScreens(): Promise<unknown[]> {
   return Promise.all(allLoaders.map((load) => load()));

@@ -10,7 +10,7 @@ import { isB2BPath, withQuery } from "@/shared/lib/navigation";
 import { storeSet } from "@/shared/lib/session-store";
 
 import { RouteErrorBoundary } from "./error-boundary";
-import { lazyScreen, preloadScreensWhenIdle } from "./lazy-screen";
+import { lazyScreen, prefetchScreensWhenIdle, screenArea } from "./lazy-screen";
 import { ScreenAnnouncer } from "./screen-announcer";
 import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
 
@@ -86,17 +86,18 @@ const ENTRY_PARAMS: [string, Parameters<typeof storeSet>[0]][] = [
   ["user_reference", "urlVariableValue"],
 ];
 
-/** Once the first screen is up, the browser fetches the others while the visitor reads
- * (in idle moments, one at a time: lazy-screen.ts). */
+/** Once the first screen is up, the browser fetches the other screens of its area (the flow,
+ * the portal, the partner area) while the visitor reads, without running them (lazy-screen.ts). */
 function PreloadScreens() {
+  const area = screenArea(useLocation().pathname);
   useEffect(() => {
     let cancel = () => {};
-    const timer = window.setTimeout(() => (cancel = preloadScreensWhenIdle()), 2000);
+    const timer = window.setTimeout(() => (cancel = prefetchScreensWhenIdle(area)), 2000);
     return () => {
       window.clearTimeout(timer);
       cancel();
     };
-  }, []);
+  }, [area]);
   return null;
 }
 

@@ -288,6 +288,16 @@ describe("applications", { timeout: 90_000 }, () => {
     });
   });
 
+  it("the date filters hint at the format in the area's language (TT.MM.JJJJ, DD.MM.YYYY)", async () => {
+    stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage(rows(3), 60) });
+    renderAt("/partner/applications");
+    await screen.findByText("100001");
+    expect(screen.getByTestId("filter-from")).toHaveAttribute("placeholder", "TT.MM.JJJJ");
+    fireEvent.click(screen.getByTestId("partner-language"));
+    await waitFor(() => expect(screen.getByTestId("filter-from")).toHaveAttribute("placeholder", "DD.MM.YYYY"));
+    expect(screen.getByTestId("filter-to")).toHaveAttribute("placeholder", "DD.MM.YYYY");
+  });
+
   it("a filter change goes into the URL (page 1 again) and to the server; sorting by a column too", async () => {
     const calls = stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage(rows(3), 60) });
     renderAt("/partner/applications?page=3");

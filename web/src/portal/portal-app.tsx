@@ -19,7 +19,7 @@ import { impressumEnabled, privacyEnabled } from "./lib/pages-enabled";
 import { onPortalSession, useBusy } from "./lib/portal-api";
 import { portalClear } from "./lib/portal-store";
 import { PORTAL_PATHS } from "./paths";
-import { LoginView } from "./routes/login";
+import { LoginView, ResetPanel } from "./routes/login";
 
 // The login comes with the portal's chunk (the server preloads it on portal pages); every other
 // portal screen is a chunk of its own, fetched once the login is up (lazy-screen.ts), so a
@@ -43,6 +43,7 @@ const SCREENS = [
   TermsAndConditions,
   RecaptchaOtpFlow,
   SignupView,
+  ResetPanel,
 ];
 
 /** Every portal screen's chunk (the stories load them before they render). */

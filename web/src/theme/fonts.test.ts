@@ -4,8 +4,12 @@ import { loadFont } from "./fonts";
 
 function idleWindow() {
   const callbacks: (() => void)[] = [];
-  const win = { setTimeout: vi.fn(), requestIdleCallback: vi.fn((callback: () => void) => callbacks.push(callback)) };
-  return { win, callbacks };
+  const timers: (() => void)[] = [];
+  const win = {
+    setTimeout: vi.fn((callback: () => void) => timers.push(callback)),
+    requestIdleCallback: vi.fn((callback: () => void) => callbacks.push(callback)),
+  };
+  return { win, callbacks, timers };
 }
 
 describe("loading the partner's font", () => {
@@ -17,14 +21,17 @@ describe("loading the partner's font", () => {
     expect(win.requestIdleCallback).not.toHaveBeenCalled();
   });
 
-  it("waits for an idle moment when the server's page declared the Latin faces", async () => {
+  it("waits two seconds, then for an idle moment, when the server's page declared the Latin faces", async () => {
     const style = document.createElement("style");
     style.dataset.thgFonts = "";
     document.head.appendChild(style);
-    const { win, callbacks } = idleWindow();
+    const { win, callbacks, timers } = idleWindow();
     let loaded = false;
     const loading = loadFont("roboto", document, win).then(() => (loaded = true));
     await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(win.setTimeout).toHaveBeenCalledWith(expect.any(Function), 2000);
+    expect(win.requestIdleCallback).not.toHaveBeenCalled();
+    timers[0]?.();
     expect(win.requestIdleCallback).toHaveBeenCalledTimes(1);
     expect(loaded).toBe(false);
 

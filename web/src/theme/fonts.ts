@@ -14,12 +14,16 @@ type IdleWindow = Pick<Window, "setTimeout"> & {
 export function loadFont(fontPackage: string, doc: Document = document, win: IdleWindow = window): Promise<unknown> {
   const load = LOADERS[fontPackage] ?? LOADERS["open-sans"];
   // The server's page declared the font's Latin faces already (config.views, _font_head):
-  // the stylesheets (the other subsets) are not needed for the first screen.
+  // the stylesheets (the other subsets) are not needed for the first screen, nor before its
+  // largest paint (their 15 KB would share a slow line with what that paint waits for): two
+  // seconds after the app started, in an idle moment.
   if (doc.querySelector("style[data-thg-fonts]")) {
     return new Promise((resolve) => {
       const later = () => resolve(load().catch(() => undefined));
-      if (win.requestIdleCallback) win.requestIdleCallback(later, { timeout: 3000 });
-      else win.setTimeout(later, 1000);
+      win.setTimeout(() => {
+        if (win.requestIdleCallback) win.requestIdleCallback(later, { timeout: 3000 });
+        else later();
+      }, 2000);
     });
   }
   return load().catch(() => undefined);

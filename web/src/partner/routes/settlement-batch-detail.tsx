@@ -19,7 +19,8 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import type { GridColDef } from "@mui/x-data-grid";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import type { GridColDef, GridColumnVisibilityModel } from "@mui/x-data-grid";
 import { useEffect, useState } from "react";
 import { type FieldValues, type Path, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -211,6 +212,14 @@ export function SettlementBatchDetail() {
   const [confirming, setConfirming] = useState(false);
   const [failing, setFailing] = useState<SettlementItem | null>(null);
   const [correcting, setCorrecting] = useState<SettlementItem | null>(null);
+  // Nine columns fit a 1440 px screen beside the menu (about 1150 px for the grid); on a smaller
+  // one the owner type and the VAT (both in the totals above) step aside, on a phone the net
+  // amount and the IBAN too, so the action column stays in reach. The grid's column menu shows
+  // any of them again.
+  const roomy = useMediaQuery("(min-width:1400px)", { noSsr: true });
+  const phone = !useMediaQuery("(min-width:600px)", { noSsr: true });
+  const [shown, setShown] = useState<GridColumnVisibilityModel>({});
+  const visibility = { owner_type: roomy, vat: roomy, net: !phone, iban_masked: !phone, ...shown };
   const language = i18n.language;
   useEffect(() => {
     if (batch.data) localSet("settlementBatchId", batch.data.id);
@@ -227,26 +236,26 @@ export function SettlementBatchDetail() {
     {
       field: "application",
       headerName: t("settlement.application"),
-      width: 130,
+      width: 115,
       valueGetter: (_value, row) => `${row.application.sequence}/${row.application.legislation_year}`,
     },
     {
       field: "payee_name",
       headerName: t("settlement.payee"),
-      minWidth: 160,
+      minWidth: 140,
       flex: 1,
       valueGetter: (_value, row) => (row.erased ? t("settlement.erased") : row.payee_name),
     },
     {
       field: "owner_type",
       headerName: t("settlement.ownerType"),
-      width: 110,
+      width: 100,
       valueFormatter: (value: string | null) => (value ? t(`settlement.${value}`) : "–"),
     },
     {
       field: "net",
       headerName: t("settlement.net"),
-      width: 100,
+      width: 95,
       align: "right",
       headerAlign: "right",
       valueGetter: money("net"),
@@ -254,7 +263,7 @@ export function SettlementBatchDetail() {
     {
       field: "vat",
       headerName: t("settlement.vat"),
-      width: 90,
+      width: 80,
       align: "right",
       headerAlign: "right",
       valueGetter: money("vat"),
@@ -262,7 +271,7 @@ export function SettlementBatchDetail() {
     {
       field: "gross",
       headerName: t("settlement.gross"),
-      width: 110,
+      width: 100,
       align: "right",
       headerAlign: "right",
       valueGetter: money("gross"),
@@ -270,20 +279,21 @@ export function SettlementBatchDetail() {
     {
       field: "iban_masked",
       headerName: t("settlement.iban"),
-      minWidth: 200,
+      width: 190,
       valueGetter: (_value, row) => (row.method === "sepa" ? row.iban_masked : row.charge_card),
     },
     {
       field: "status",
       headerName: t("settlement.itemStatus"),
-      width: 190,
+      minWidth: 140,
+      flex: 1,
       valueGetter: (_value, row) =>
         `${t(`settlement.itemStatuses.${row.status}`)}${row.failure_reason ? `: ${row.failure_reason}` : ""}`,
     },
     {
       field: "actions",
       headerName: "",
-      width: 170,
+      width: 160,
       // An erased owner's item is kept as paid or failed: nothing left to act on.
       renderCell: ({ row }) =>
         row.erased ? null : row.status === "failed" ? (
@@ -305,6 +315,8 @@ export function SettlementBatchDetail() {
         label={label}
         rows={rows}
         columns={columns.map((column) => ({ ...column, sortable: false }))}
+        columnVisibilityModel={visibility}
+        onColumnVisibilityModelChange={setShown}
         paginationMode="client"
         initialState={{ pagination: { paginationModel: { pageSize: 100 } } }}
         pageSizeOptions={[25, 50, 100]}

@@ -1,4 +1,3 @@
-import { zodResolver } from "@hookform/resolvers/zod";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -6,17 +5,30 @@ import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 
+import { lazyScreen } from "@/app/lazy-screen";
 import { ApiError } from "@/shared/lib/http";
 import { clearSession, storeGet, storeSet } from "@/shared/lib/session-store";
 
-import { profile, useLogin, useResetRequest } from "../api/auth";
-import { emailSchema, loginSchema } from "../forms/schemas";
+import { profile, useLogin } from "../api/auth";
+import { loginSchema } from "../forms/schemas";
 import { PORTAL_PATHS } from "../paths";
+
+// Opened by a click, never on the first render: its own chunk (with react-hook-form).
+export const ResetPanel = lazyScreen<"ResetPanel", { onBack: () => void }>(() => import("./login-reset"), "ResetPanel");
+
+type Credentials = { username: string; password: string };
+type Problems = Partial<Record<keyof Credentials, boolean>>;
+
+/** The login's two fields against the portal's rule (loginSchema): which are missing. */
+function problems(values: Credentials): Problems {
+  const result = loginSchema.safeParse(values);
+  if (result.success) return {};
+  return Object.fromEntries(result.error.issues.map((issue) => [issue.path[0], true]));
+}
 
 /** LoginView: password login, the forgot-password panel, sign-up links, auto-login. */
 export function LoginView() {
@@ -55,11 +67,28 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
   const navigate = useNavigate();
   const login = useLogin();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm({ resolver: zodResolver(loginSchema), defaultValues: { username: "", password: "" } });
+  // A plain form (no form library on the first render): checked on submit, then on every
+  // change, as the other forms are (react-hook-form's defaults).
+  const [values, setValues] = useState<Credentials>({ username: "", password: "" });
+  const [submitted, setSubmitted] = useState(false);
+  const errors = submitted ? problems(values) : {};
+  const field = (name: keyof Credentials) => ({
+    name,
+    value: values[name],
+    onChange: (event: { target: { value: string } }) => setValues((before) => ({ ...before, [name]: event.target.value })),
+  });
 
-  const submit = handleSubmit((values) => {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    const parsed = loginSchema.safeParse(values);
+    if (!parsed.success) {
+      const first = parsed.error.issues[0]?.path[0];
+      if (typeof first === "string") document.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus();
+      return;
+    }
     setError(null);
-    login.mutate(values, {
+    login.mutate(parsed.data, {
       onSuccess: (answer) => {
         if (answer.tokens) {
           storeSet("tokens", answer.tokens);
@@ -75,7 +104,7 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
         else setError(t("login.badCredentials"));
       },
     });
-  });
+  };
 
   return (
     <Box component="form" noValidate onSubmit={submit}>
@@ -84,20 +113,20 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
         <TextField
           label={t("login.username")}
           autoComplete="username"
-          placeholder={formState.errors.username ? t("login.required") : undefined}
-          error={Boolean(formState.errors.username)}
-          helperText={formState.errors.username ? t("login.required") : undefined}
+          placeholder={errors.username ? t("login.required") : undefined}
+          error={Boolean(errors.username)}
+          helperText={errors.username ? t("login.required") : undefined}
           slotProps={{ htmlInput: { "data-testid": "portal-username" } }}
-          {...register("username")}
+          {...field("username")}
         />
         <TextField
           label={t("login.password")}
           type="password"
           autoComplete="current-password"
-          error={Boolean(formState.errors.password)}
-          helperText={formState.errors.password ? t("login.required") : undefined}
+          error={Boolean(errors.password)}
+          helperText={errors.password ? t("login.required") : undefined}
           slotProps={{ htmlInput: { "data-testid": "portal-password" } }}
-          {...register("password")}
+          {...field("password")}
         />
         {error && (
           <Alert severity="error" data-testid="login-error">
@@ -121,61 +150,3 @@ function LoginForm({ onForgot }: { onForgot: () => void }) {
   );
 }
 
-function ResetPanel({ onBack }: { onBack: () => void }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  const reset = useResetRequest();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [unknown, setUnknown] = useState(false);
-  const { register, handleSubmit, formState, getValues } = useForm({ resolver: zodResolver(emailSchema), defaultValues: { email: "" } });
-
-  const submit = handleSubmit(({ email }) => {
-    setMessage(null);
-    setUnknown(false);
-    reset.mutate(email, {
-      onSuccess: () => setMessage({ ok: true, text: t("login.resetSent") }),
-      onError: (failure) => {
-        if (failure instanceof ApiError && failure.errorCode === "EMAIL001") {
-          setUnknown(true);
-          setMessage({ ok: false, text: t("login.emailNotRegistered") });
-        } else {
-          const detail = failure instanceof ApiError ? failure.detail : undefined;
-          setMessage({ ok: false, text: detail ?? t("generic.error") });
-        }
-      },
-    });
-  });
-
-  return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <Typography sx={{ mb: 2 }}>{t("login.resetText")}</Typography>
-      <Stack spacing={2}>
-        <TextField
-          label={t("login.username")}
-          type="email"
-          autoComplete="email"
-          error={Boolean(formState.errors.email)}
-          helperText={formState.errors.email ? t("verify.invalidEmail") : undefined}
-          slotProps={{ htmlInput: { "data-testid": "reset-email" } }}
-          {...register("email")}
-        />
-        {message && (
-          <Alert severity={message.ok ? "success" : "error"} data-testid="reset-message">
-            {message.text}
-          </Alert>
-        )}
-        <Button type="submit" variant="contained" disabled={reset.isPending} data-testid="reset-send">
-          {t("login.sendInstructions")}
-        </Button>
-        {unknown && (
-          <Button variant="outlined" onClick={() => navigate(PORTAL_PATHS.verifyEmail, { state: { email: getValues("email") } })} data-testid="create-account">
-            {t("login.createAccount")}
-          </Button>
-        )}
-        <Link component="button" type="button" onClick={onBack} data-testid="back-to-login">
-          {t("login.backToLogin")}
-        </Link>
-      </Stack>
-    </Box>
-  );
-}

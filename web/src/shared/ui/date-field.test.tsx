@@ -62,3 +62,23 @@ describe("DateField", () => {
     expect(input).toHaveValue("");
   });
 });
+
+describe("DateField's format hint", () => {
+  it("is TT.MM.JJJJ on a German page and DD.MM.YYYY on an English one", () => {
+    const before = document.documentElement.lang;
+    try {
+      document.documentElement.lang = "en";
+      const { unmount } = render(<Form />);
+      expect(screen.getByTestId("day")).toHaveAttribute("placeholder", "DD.MM.YYYY");
+      fireEvent.change(screen.getByTestId("day"), { target: { value: "31.02.2026" } });
+      fireEvent.blur(screen.getByTestId("day"));
+      expect(screen.getByText("Please enter a date as DD.MM.YYYY.")).toBeInTheDocument();
+      unmount();
+      document.documentElement.lang = "de";
+      render(<Form />);
+      expect(screen.getByTestId("day")).toHaveAttribute("placeholder", "TT.MM.JJJJ");
+    } finally {
+      document.documentElement.lang = before;
+    }
+  });
+});

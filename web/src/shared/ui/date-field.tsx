@@ -14,17 +14,29 @@ export type DateFieldProps = Omit<TextFieldProps, "value" | "onChange" | "type" 
   invalidText?: string;
 };
 
+/** The format hint in the page's language (the partner area switches `<html lang>`): the same
+ * day.month.year order either way, German letters only on a German page. */
+const HINTS = {
+  de: { placeholder: "TT.MM.JJJJ", invalidText: "Bitte ein Datum im Format TT.MM.JJJJ eingeben." },
+  en: { placeholder: "DD.MM.YYYY", invalidText: "Please enter a date as DD.MM.YYYY." },
+};
+
+function pageHints() {
+  return typeof document !== "undefined" && document.documentElement.lang.startsWith("en") ? HINTS.en : HINTS.de;
+}
+
 /**
- * A date typed the German way (TT.MM.JJJJ) whatever the browser's language, carried as
+ * A date typed day.month.year (the German way) whatever the browser's language, carried as
  * YYYY-MM-DD. Chromium's `<input type="date">` takes its format from the browser's UI language.
+ * Without a placeholder or invalidText from the caller, the hint follows the page's language.
  */
 export function DateField({
   value,
   onChange,
   onBlur,
   testId,
-  placeholder = "TT.MM.JJJJ",
-  invalidText = "Bitte ein Datum im Format TT.MM.JJJJ eingeben.",
+  placeholder = pageHints().placeholder,
+  invalidText = pageHints().invalidText,
   error,
   helperText,
   slotProps,
