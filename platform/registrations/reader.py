@@ -297,6 +297,61 @@ def _field_crop(values: np.ndarray, code: str, offset: tuple[float, float]) -> n
     return crop
 
 
+def _value_box(
+    values: np.ndarray, code: str, offset: tuple[float, float]
+) -> tuple[int, int, int, int] | None:
+    """Where the field's value itself is (page pixels x0, y0, x1, y1), found in a window larger
+    than _field_crop's: the line of text with the most ink, from the first group of characters
+    that reaches past the value's start to the next gap wider than one and a half line
+    heights (the next box's value). The second engine reads a crop cut along it: a value
+    that touches the crop's edge, a bar of border or a character of the next box beside it
+    made RapidOCR drop or merge characters (VF1LX64Y81TK19825 read as VF1LX4TK8; measured
+    on phone photos: 24 of 38 VINs read right from the field's crop, 34 from this one)."""
+    x, y, _, _ = BOXES[code]
+    dx, dy = offset
+    following = NEXT_BOX.get(code)
+    right = (BOXES[following][0] if following else x + BOXES[code][2]) + dx - 0.4
+    left, top = x + dx - 2.5, y + dy - 2.0
+    x0, y0 = max(0, round(left * PX_PER_MM)), max(0, round(top * PX_PER_MM))
+    window = values[y0 : round((top + 7.0) * PX_PER_MM), x0 : round(right * PX_PER_MM)] < 128
+    if window.size == 0 or not window.any():
+        return None
+    # a box border: a column dark over most of the window's height, light on either side
+    dark = window.mean(axis=0)
+    beside = np.maximum(np.roll(dark, 4), np.roll(dark, -4))
+    window = window & ~((dark > 0.5) & (beside < 0.15))[None, :]
+    rows = window.sum(axis=1)
+    if not rows.any():
+        return None
+    least = max(2, 0.15 * rows.max())
+    first = last = int(np.argmax(rows))
+    while first > 0 and rows[first - 1] >= least:
+        first -= 1
+    while last < len(rows) - 1 and rows[last + 1] >= least:
+        last += 1
+    height = last - first + 1
+    columns = np.flatnonzero(window[max(0, first - 3) : last + 4].any(axis=0))
+    groups = [[columns[0], columns[0]]]
+    for column in columns[1:]:
+        if column - groups[-1][1] > 1.5 * height:
+            groups.append([column, column])
+        else:
+            groups[-1][1] = column
+    start = round((left + 1.5) * PX_PER_MM) - x0  # where _field_crop's value starts, and 0.5 mm
+    chosen = next((g for g in groups if g[1] >= start and g[1] - g[0] >= 0.4 * height), groups[0])
+    return (
+        x0 + max(0, chosen[0] - 6),
+        y0 + max(0, first - 3),
+        x0 + chosen[1] + 7,
+        y0 + last + 4,
+    )
+
+
+def _cut(layer: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    return layer[y0:y1, x0:x1]
+
+
 def _crop(layer: np.ndarray, box: tuple[float, float, float, float], margin: tuple[float, ...]) -> np.ndarray:
     x, y, w, h = box
     left, top, right, bottom = margin
@@ -623,6 +678,28 @@ ENGINE_FOR_PAIR: dict[frozenset[str], str] = {
 }
 
 
+# Characters the engines take for one another in the printer's font (measured: S/5/8/9, Z/2/7,
+# B/8, D/0, G/6, E/0, Y/V, 1/L).
+CONFUSABLE = frozenset(
+    frozenset(pair) for pair in ("S5", "S8", "S9", "Z2", "Z7", "B8", "D0", "G6", "E0", "VY", "1L")
+)
+
+
+def _wmi_in_doubt(vin: str) -> bool:
+    """A WMI nobody was assigned one confusable character away from a known one: both
+    engines read SYJ for Tesla's 5YJ on a poor photo (and a 6 for a 0 further on: a VIN of
+    region S needs no check digit, so nothing else caught it). Without its check digit, such
+    a VIN is not stored."""
+    wmi = vin[:3]
+    if wmi in WMI:
+        return False
+    for known in WMI:
+        differ = [(a, b) for a, b in zip(wmi, known, strict=True) if a != b]
+        if len(differ) == 1 and frozenset(differ[0]) in CONFUSABLE:
+            return True
+    return False
+
+
 def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
     """A VIN is stored when its check digit confirms it, or when two reads agree on it (a
     known WMI breaks ties: it tells the first three characters, not the rest)."""
@@ -648,7 +725,9 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
         best = max(c for c, _ in seen)
         confirmed = vin_valid(vin)[1]
         rivals = [v for v in candidates if v != vin and support(v) >= support(vin)]
-        if (confirmed and best >= VIN_MIN_CONFIDENCE) or (support(vin) >= 2 and not rivals):
+        if (confirmed and best >= VIN_MIN_CONFIDENCE) or (
+            support(vin) >= 2 and not rivals and not _wmi_in_doubt(vin)
+        ):
             out.values["vin"] = vin
             # the engine's own confidence, plus what confirms it: the check digit, and each
             # further read that agrees (a VIN stored by agreement alone is never "0 %")
@@ -657,7 +736,7 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
             return
     # no whole read confirmed: both engines' reads put together place by place
     fused = _fuse_vin(reads)
-    if fused is not None:
+    if fused is not None and not (_wmi_in_doubt(fused[0]) and not vin_valid(fused[0])[1]):
         out.values["vin"], out.confidence["E"] = fused
         return
     if any(line.text for line in reads):
@@ -670,6 +749,27 @@ YEAR = re.compile(r"[.,]\s?((?:19|20)\d\d)(?!\d)")
 def _years(reads: Sequence[ocr.Line]) -> set[int]:
     """The years the reads show, whether or not the rest of their date is valid."""
     return {int(match) for line in reads for match in YEAR.findall(line.text)}
+
+
+# In a date, the pair one engine tells apart where the other does not: Tesseract reads the
+# printer's dotted zero as a 6 on phone photos (16.67.2018 four times, RapidOCR 16.07.2018).
+DATE_ENGINE_FOR_PAIR: dict[frozenset[str], str] = {frozenset("06"): "rapidocr"}
+
+
+def _date_pair_closed(value: datetime.date, by: set[str], reads: Sequence[ocr.Line]) -> bool:
+    """Whether a date only one engine read is the other engine's read but for one place, a
+    pair that engine is known to tell apart (DATE_ENGINE_FOR_PAIR)."""
+    text = value.strftime("%d.%m.%Y")
+    for line in reads:
+        if line.engine in by:
+            continue
+        other = re.sub(r"\s", "", line.text).replace(",", ".")
+        if len(other) != len(text):
+            continue
+        differ = [(a, b) for a, b in zip(text, other, strict=True) if a != b]
+        if len(differ) == 1 and DATE_ENGINE_FOR_PAIR.get(frozenset(differ[0])) in by:
+            return True
+    return False
 
 
 def _decide_date(
@@ -702,6 +802,12 @@ def _decide_date(
         if votes < 2:
             return None, 0.0, True
         conf *= 0.8
+    engines = {line.engine for line in reads}
+    if len(reads) > 1 and (votes < 2 or (len(by) < len(engines) and not _date_pair_closed(value, by, reads))):
+        # the first read was not sure: a date then needs reads that agree, of each engine
+        # there is (poor photos: RapidOCR alone read 18.01.2014 for 10.01.2014, 15.07.2021 for
+        # 15.07.2025, and twice 21.08.2021 for 21.08.2023, sure of each; measured)
+        return None, 0.0, True
     return value, conf * (1.0 if votes >= 2 or len(reads) == 1 else 0.9), True
 
 
@@ -850,21 +956,28 @@ def _variants(crop: np.ndarray) -> list[np.ndarray]:
 READ_ORDER = ("P.3", "D.1", "D.3", "A", "E", "I", "B", "J", "10", "2.1")
 
 
-def _opinions(code: str, crop: np.ndarray, bordered: np.ndarray) -> list[tuple[str, np.ndarray]]:
+def _opinions(
+    code: str, crop: np.ndarray, bordered: np.ndarray, value: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[tuple[str, np.ndarray]]:
     """The further reads of a field that is not sure, in order: the second engine where it
     decides (SECOND_ENGINE_FIELDS), the crop with the box borders left in, a hard threshold
     and a larger scale for Tesseract. The second engine scales every crop to its own line
-    height: another scale would be the same read again for it, so it reads each crop once."""
+    height: another scale would be the same read again for it, so it reads each crop once,
+    cut along the value itself where _value_box found it (`value`: from both layers)."""
     variants = _variants(crop)
     with_borders = cv2.resize(bordered, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
     second = code in SECOND_ENGINE_FIELDS
-    opinions: list[tuple[str, np.ndarray]] = [("second", variants[0])] if second else []
+    if value is not None:
+        tight, tight_borders = (cv2.resize(v, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC) for v in value)
+    else:
+        tight, tight_borders = variants[0], with_borders
+    opinions: list[tuple[str, np.ndarray]] = [("second", tight)] if second else []
     # no border near the value: the same pixels again would be the same read, counted as a
     # second opinion that it is not
     if not np.array_equal(with_borders, variants[0]):
         opinions.append(("tesseract", with_borders))
-        if second:
-            opinions.append(("second", with_borders))
+        if second and not np.array_equal(tight_borders, tight):
+            opinions.append(("second", tight_borders))
     opinions += [("tesseract", variants[1]), ("tesseract", variants[2])]
     return opinions
 
@@ -885,7 +998,9 @@ def read_page_fields(flat: np.ndarray) -> tuple[_Fields, dict[str, list[ocr.Line
         reads[code] = [ocr.read_line(first, whitelist=whitelist, lang=lang)]
         if code not in VOTED or _sure(code, reads):
             continue
-        for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset)):
+        box = _value_box(values, code, offset) if code in SECOND_ENGINE_FIELDS else None
+        value = (_cut(values, box), _cut(bordered, box)) if box else None
+        for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset), value):
             if engine == "tesseract":
                 reads[code].append(ocr.read_line(image, whitelist=whitelist, lang=lang))
             elif (second := ocr.read_line_second(image)) is not None:

@@ -17,14 +17,16 @@ import pytest
 from PIL import Image, ImageDraw
 
 from registrations import ocr
-from registrations.geometry import PX_PER_MM, straighten
+from registrations.geometry import BOXES, HEIGHT, PX_PER_MM, WIDTH, straighten
 from registrations.intake import scan_prepare
 from registrations.reader import (
     FIELDS,
     WMI,
     Reading,
+    _cut,
     _in_alphabet,
     _read_fields,
+    _value_box,
     _vehicle_class,
     _veto,
     _vin_candidates,
@@ -215,9 +217,16 @@ def test_dates_plausible_and_b_not_after_i() -> None:
     future = _read_fields(lines_for(B=[tess("23.12.2099")]))
     assert "first_registration" not in future.values and "B" in future.unread
 
-    # reads that disagree on the day: the one more reads gave wins (on the year: see below)
-    voted = _read_fields(lines_for(B=[tess("23.12.2012"), rapid("28.12.2012"), tess("23.12.2012", 0.7)]))
+    # a first read that was not sure: the date needs reads of both engines that agree
+    voted = _read_fields(lines_for(B=[tess("23.12.2012", 0.7), rapid("23.12.2012"), tess("23.12.2012", 0.7)]))
     assert voted.values["first_registration"] == datetime.date(2012, 12, 23)
+    for reads in (
+        [tess("23.12.2012", 0.7), rapid("28.12.2012"), tess("23.12.2012", 0.7)],  # engines disagree
+        [tess("10.61.2014", 0.5), rapid("18.01.2014", 0.94)],  # one engine's read alone
+        [tess("21.68.2679", 0.1), rapid("21.08.2021", 0.87), rapid("21.08.2021", 0.86)],  # one engine twice
+    ):
+        fields = _read_fields(lines_for(B=reads))
+        assert "first_registration" not in fields.values and "B" in fields.unread, reads
 
 
 @pytest.mark.parametrize(
@@ -380,7 +389,7 @@ def test_a_date_stays_unread_when_another_read_shows_another_year_and_the_engine
     garbled = tess("01.69.2013", 0.6)
 
     conflict = _read_fields(lines_for(B=[garbled, rapid("01.09.2011"), garbled]))
-    alone = _read_fields(lines_for(B=[tess("0l.O9.2O1", 0.5), rapid("01.09.2013")]))
+    alone = _read_fields(lines_for(B=[tess("0l.O9.2O1", 0.5), rapid("01.09.2013"), tess("01.09.2013", 0.5)]))
     # and one engine twice against the other: 18.06.2024 by Tesseract at two scales, is 2021
     one_engine = _read_fields(lines_for(B=[tess("18.06.2024"), rapid("18.06.2021"), tess("18.06.2024")]))
     both_engines = _read_fields(
@@ -400,6 +409,10 @@ def test_a_date_stays_unread_when_another_read_shows_another_year_and_the_engine
         ("pdf", 7, ("E",)),  # RapidOCR read WVW as WWW
         ("phone", 1, ("E", "B", "10")),  # B's last 2 cut by its border; 10 with a border bar
         ("phone", 3, ("E",)),  # Tesseract added 00 at the end
+        # RapidOCR read the field's crop as VF1LX4TK8 (the value touched the crop's top
+        # edge); cut along the value it reads it whole
+        ("phone", 4, ("E",)),
+        ("phone", 26, ("E",)),  # stored wrong before: RapidOCR dropped the V and read Z as 7
     ],
 )
 def test_realistic_documents_the_reader_once_left_unread(
@@ -472,3 +485,56 @@ def test_code_10_that_the_fuel_word_allows_alone_is_not_read_again() -> None:
     # code is read again until sure
     fields = _read_fields(lines_for(P_3=[tess("BENZIN/ERDGAS", 0.9)], **{"10": [tess("0007", 0.5)]}))
     assert "10" not in fields.cross_checked
+
+
+def test_the_second_engine_reads_the_value_cut_along_its_ink() -> None:
+    # the VIN printed low and left of its box, a border's bar beside it, box 3's value after it
+    x, y, _, _ = BOXES["E"]
+    offset = (0.8, 5.2)
+    page = np.full((HEIGHT, WIDTH), 255, np.uint8)
+    vin = line_image("WVWZZZE1ZMP012345", height_px=44)
+    left, top = round((x + offset[0] - 0.6) * PX_PER_MM), round((y + offset[1] - 1.0) * PX_PER_MM)
+    page[top : top + vin.shape[0], left : left + vin.shape[1]] = np.minimum(
+        page[top : top + vin.shape[0], left : left + vin.shape[1]], vin
+    )
+    page[top - 20 : top + 60, left - 12 : left - 10] = 0  # a box border's remains
+    three_x = round((BOXES["3"][0] + offset[0] + 1) * PX_PER_MM)
+    page[top : top + 44, three_x : three_x + 30] = np.minimum(
+        page[top : top + 44, three_x : three_x + 30], line_image("0", height_px=44)[:, 10:40]
+    )
+    ink = np.flatnonzero((vin < 128).any(axis=0))
+    rows = np.flatnonzero((vin < 128).any(axis=1))
+
+    box = _value_box(page, "E", offset)
+
+    assert box is not None
+    x0, y0, x1, y1 = box
+    assert x0 <= left + ink[0] and x1 >= left + ink[-1]  # the whole value
+    assert y0 <= top + rows[0] and y1 >= top + rows[-1]
+    assert x0 > left - 10 and x1 < three_x  # not the border, not the next box's value
+    assert ocr.read_line_second(np.asarray(_cut(page, box))) is not None
+
+
+def test_a_wmi_one_confusable_character_from_a_known_one_needs_its_check_digit() -> None:
+    # a poor photo: both engines read SYJ (Tesla's 5YJ), and a 6 for a 0 further on
+    read = "SYJHEDAP93SC46798"
+    assert vin_valid(read) == (True, False) and "5YJ" in WMI and "SYJ" not in WMI
+
+    fields = _read_fields(lines_for(E=[tess(read, 0.45), rapid(read, 0.94), tess(read, 0.5)]))
+
+    assert "vin" not in fields.values and "E" in fields.unread
+    # a WMI nobody knows and no known one is near: two engines that agree suffice
+    other = "XYZHEDAP93SC46798"
+    assert _read_fields(lines_for(E=[tess(other, 0.45), rapid(other, 0.94)])).values["vin"] == other
+
+
+def test_a_dotted_zero_tesseract_reads_as_6_is_closed_by_the_second_engine() -> None:
+    # phone photos: Tesseract read 16.67.2018 four times, RapidOCR 16.07.2018 twice
+    fields = _read_fields(lines_for(B=[tess("16.67.2018", 0.7), rapid("16.07.2018"), rapid("16.07.2018")]))
+    assert fields.values["first_registration"] == datetime.date(2018, 7, 16)
+    # two places apart (a poor photo: 10.61.2014 against 18.01.2014, is 10.01.2014): unread
+    fields = _read_fields(lines_for(B=[tess("10.61.2014", 0.5), rapid("18.01.2014"), rapid("18.01.2014")]))
+    assert "first_registration" not in fields.values and "B" in fields.unread
+    # one read of RapidOCR is not enough
+    fields = _read_fields(lines_for(B=[tess("16.67.2018", 0.7), rapid("16.07.2018")]))
+    assert "first_registration" not in fields.values
