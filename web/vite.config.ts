@@ -244,7 +244,10 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     css: false,
     // Real timers (3 s waits) on a busy 2-core machine: the default 5 s leaves no margin.
-    testTimeout: 15_000,
+    testTimeout: 30_000,
+    // The setup loads every screen's chunk once (transformed on first use): at load 15 on two
+    // cores that took over the default 10 s.
+    hookTimeout: 120_000,
     // Vitest's default is one fork less than the cores: a single fork on a 2-core machine. Two
     // take the suite from 115 s to about half.
     maxWorkers: Math.max(2, availableParallelism()),
