@@ -69,7 +69,7 @@ export function OperationList<R extends Row>({
                 data-testid={`edit-${row.id}`}
                 aria-label={`${t(`${prefix}.edit`)}: ${row.name}`}
               >
-                {t(`${prefix}.edit`)}
+                {t("form.edit")}
               </Button>
               {row.is_active && (
                 <Button

@@ -66,7 +66,7 @@ export function SubPartners() {
     { field: "name", headerName: t("subPartners.name"), minWidth: 150, flex: 1, hideable: false },
     { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 130, flex: 1 },
     { field: "contact_email", headerName: t("subPartners.contactEmail"), minWidth: 160, flex: 1 },
-    { field: "referral_key", headerName: t("subPartners.referralKey"), width: 160 },
+    { field: "referral_key", headerName: t("subPartners.referralKey"), width: 150 },
     {
       field: "fee_share_percent",
       headerName: t("subPartners.feeShare"),
