@@ -233,6 +233,7 @@ const de = {
   form: {
     save: "Speichern",
     cancel: "Abbrechen",
+    edit: "Bearbeiten",
     deactivate: "Deaktivieren",
     saved: "Gespeichert.",
     required: "Pflichtfeld",
@@ -500,6 +501,7 @@ const en: Texts = {
   form: {
     save: "Save",
     cancel: "Cancel",
+    edit: "Edit",
     deactivate: "Deactivate",
     saved: "Saved.",
     required: "Required",

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 
 import { storeSet } from "@/shared/lib/session-store";
-import { currentLocation, partnerConfig, renderAt } from "@/test/render";
+import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 import type { Role } from "./api/auth";
 import {
@@ -296,6 +296,33 @@ describe("applications", { timeout: 90_000 }, () => {
     fireEvent.click(screen.getByTestId("partner-language"));
     await waitFor(() => expect(screen.getByTestId("filter-from")).toHaveAttribute("placeholder", "DD.MM.YYYY"));
     expect(screen.getByTestId("filter-to")).toHaveAttribute("placeholder", "DD.MM.YYYY");
+  });
+
+  it("the grid's secondary columns step aside on a phone; the column menu shows them again", async () => {
+    setDesktop(false);
+    stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage(rows(3), 60) });
+    renderAt("/partner/applications");
+    await screen.findByText("100001");
+    expect(screen.queryByRole("columnheader", { name: /FIN/ })).not.toBeInTheDocument();
+    expect(screen.getByRole("columnheader", { name: /Halter/ })).toBeInTheDocument();
+    const owner = screen.getByRole("columnheader", { name: /Halter/ });
+    fireEvent.click(within(owner).getByLabelText("Halter Spaltenmenü"));
+    fireEvent.click(await screen.findByRole("menuitem", { name: /Spalten verwalten/ }));
+    fireEvent.click(await screen.findByRole("checkbox", { name: "FIN" }));
+    expect(await screen.findByRole("columnheader", { name: /FIN/ })).toBeInTheDocument();
+  });
+
+  it("a wide screen shows every column of the applications grid", async () => {
+    setDesktop(true);
+    try {
+      stubPartnerApi({ ...loggedIn(), [LIST]: () => listPage(rows(3), 60) });
+      renderAt("/partner/applications");
+      await screen.findByText("100001");
+      for (const name of [/FIN/, /Fahrzeugklasse/, /Unterpartner/, /Einzelvertrag/, /Erstellt/])
+        expect(screen.getByRole("columnheader", { name })).toBeInTheDocument();
+    } finally {
+      setDesktop(false);
+    }
   });
 
   it("a filter change goes into the URL (page 1 again) and to the server; sorting by a column too", async () => {

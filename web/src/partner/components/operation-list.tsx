@@ -9,6 +9,7 @@ import type { UseMutationResult, UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
+import { type ResponsiveColumns, useResponsiveColumns } from "../lib/grid-columns";
 import { useListQuery } from "../lib/list-query";
 import { ListSearch } from "./list-search";
 import { QueryError } from "./query-error";
@@ -22,6 +23,8 @@ type Props<R extends Row> = {
   /** Test ids: `{testid}-add` and `{testid}-form` (the dialog's own). */
   testid: string;
   columns: GridColDef<R>[];
+  /** Columns that step aside on a smaller screen (the column menu shows them again). */
+  responsive: ResponsiveColumns;
   list: UseQueryResult<{ count: number; results: R[] }>;
   deactivate: UseMutationResult<void, Error, number>;
   editable: boolean;
@@ -39,6 +42,7 @@ export function OperationList<R extends Row>({
   prefix,
   testid,
   columns,
+  responsive,
   list,
   deactivate,
   editable,
@@ -48,13 +52,15 @@ export function OperationList<R extends Row>({
 }: Props<R>) {
   const { t } = useTranslation();
   const { query, set, paginationModel } = useListQuery();
+  const visibility = useResponsiveColumns(responsive);
   const actions: GridColDef<R>[] = editable
     ? [
         {
           field: "actions",
           headerName: "",
-          width: 230,
+          width: 215,
           sortable: false,
+          hideable: false,
           renderCell: ({ row }) => (
             <Stack direction="row" spacing={1} sx={{ alignItems: "center", height: "100%" }}>
               <Button
@@ -63,7 +69,7 @@ export function OperationList<R extends Row>({
                 data-testid={`edit-${row.id}`}
                 aria-label={`${t(`${prefix}.edit`)}: ${row.name}`}
               >
-                {t(`${prefix}.edit`)}
+                {t("form.edit")}
               </Button>
               {row.is_active && (
                 <Button
@@ -104,6 +110,8 @@ export function OperationList<R extends Row>({
             label={t(`${prefix}.title`)}
             rows={list.data?.results ?? []}
             columns={[...columns, ...actions].map((column) => ({ ...column, sortable: false }))}
+            columnVisibilityModel={visibility.model}
+            onColumnVisibilityModelChange={visibility.onChange}
             rowCount={list.data?.count ?? 0}
             loading={list.isFetching}
             pageSizeOptions={[10, 25, 50, 100]}

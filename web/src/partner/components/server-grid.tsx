@@ -8,7 +8,8 @@ import { useTranslation } from "react-i18next";
 /**
  * MUI X Data Grid as the partner area uses it: German (or English) texts, the server pages
  * and sorts (the query decides), the grid grows with its page (at most 100 rows, so every row
- * is rendered: no virtualisation, which also keeps jsdom tests honest).
+ * is rendered: no virtualisation, which also keeps jsdom tests honest). A grid whose columns
+ * step aside on a smaller screen (`columnVisibilityModel`) has the column menu to show them again.
  */
 export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: DataGridProps<R> & { label: string }) {
   const { t, i18n } = useTranslation();
@@ -30,7 +31,8 @@ export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: Dat
       autoHeight
       disableVirtualization
       disableColumnFilter
-      disableColumnMenu
+      // The column menu (sort, hide, show columns) only where columns may be hidden by width.
+      disableColumnMenu={!props.columnVisibilityModel}
       disableRowSelectionOnClick
       paginationMode="server"
       sortingMode="server"

@@ -39,6 +39,7 @@ import {
   storeFilter,
   withFilter,
 } from "../lib/filters";
+import { useResponsiveColumns } from "../lib/grid-columns";
 import { PARTNER_PATHS } from "../lib/paths";
 import { useStaffMember } from "../lib/staff-context";
 
@@ -110,11 +111,20 @@ export function Applications() {
   };
 
   const language = i18n.language;
+  // Eleven columns do not fit beside the menu on a 1440 px screen (about 1150 px for the grid):
+  // the vehicle class and the single deal step aside below 1700 px, the sub-partner and the
+  // creation time below 1400 px, the VIN and the year on a phone. The column menu shows them again.
+  const visibility = useResponsiveColumns({
+    wide: ["vehicle_class", "single_deal"],
+    desktop: ["sub_partner", "created_at"],
+    phone: ["vin", "legislation_year"],
+  });
   const baseColumns: GridColDef<ApplicationRow>[] = [
     {
       field: "sequence",
       headerName: t("applications.sequence"),
-      width: 110,
+      width: 105,
+      hideable: false,
       renderCell: ({ row }) => (
         <Link
           component="button"
@@ -130,25 +140,25 @@ export function Applications() {
     {
       field: "created_at",
       headerName: t("applications.created"),
-      width: 160,
+      width: 150,
       valueFormatter: (value: string) => dateTime(value, language),
     },
-    { field: "status_label", headerName: t("applications.status"), minWidth: 170, flex: 1 },
+    { field: "status_label", headerName: t("applications.status"), minWidth: 150, flex: 1 },
     { field: "legislation_year", headerName: t("applications.year"), width: 80 },
     { field: "vehicle_class", headerName: t("applications.vehicleClass"), width: 90, sortable: false },
-    { field: "owner_name", headerName: t("applications.owner"), minWidth: 150, flex: 1 },
-    { field: "vin", headerName: t("applications.vin"), width: 190, sortable: false },
+    { field: "owner_name", headerName: t("applications.owner"), minWidth: 140, flex: 1 },
+    { field: "vin", headerName: t("applications.vin"), width: 180, sortable: false },
     {
       field: "sub_partner",
       headerName: t("applications.subPartner"),
-      width: 150,
+      width: 130,
       sortable: false,
       valueGetter: (_value, row) => row.sub_partner?.name ?? "",
     },
     {
       field: "single_deal",
       headerName: t("applications.singleDeal"),
-      width: 150,
+      width: 130,
       sortable: false,
       valueGetter: (_value, row) => row.single_deal?.name ?? "",
     },
@@ -234,6 +244,8 @@ export function Applications() {
             label={t("applications.list")}
             rows={rows}
             columns={columns}
+            columnVisibilityModel={visibility.model}
+            onColumnVisibilityModelChange={visibility.onChange}
             rowCount={list.data?.count ?? 0}
             loading={list.isFetching}
             pageSizeOptions={[...PAGE_SIZES]}

@@ -60,14 +60,17 @@ export function SingleDeals() {
     { name: "vehicle_cap", label: t("singleDeals.cap"), inputMode: "numeric" },
   ];
   const language = i18n.language;
+  // Beside the menu on a 1440 px screen the grid has about 1150 px: the gross price steps aside
+  // below 1700 px, the customer and the years below 1400 px, the deal key and the vehicles used
+  // on a phone; the edit and deactivate buttons always show.
   const columns: GridColDef<SingleDeal>[] = [
-    { field: "name", headerName: t("singleDeals.name"), minWidth: 180, flex: 1 },
-    { field: "customer", headerName: t("singleDeals.customer"), minWidth: 150, flex: 1 },
-    { field: "deal_key", headerName: t("singleDeals.dealKey"), width: 150 },
+    { field: "name", headerName: t("singleDeals.name"), minWidth: 150, flex: 1, hideable: false },
+    { field: "customer", headerName: t("singleDeals.customer"), minWidth: 130, flex: 1 },
+    { field: "deal_key", headerName: t("singleDeals.dealKey"), width: 140 },
     {
       field: "price_net",
       headerName: t("singleDeals.priceNet"),
-      width: 150,
+      width: 130,
       align: "right",
       headerAlign: "right",
       valueFormatter: (value: string) => euros(value, language),
@@ -75,7 +78,7 @@ export function SingleDeals() {
     {
       field: "price_gross",
       headerName: t("singleDeals.priceGross"),
-      width: 110,
+      width: 105,
       align: "right",
       headerAlign: "right",
       valueFormatter: (value: string) => euros(value, language),
@@ -83,19 +86,19 @@ export function SingleDeals() {
     {
       field: "legislation_years",
       headerName: t("applications.year"),
-      width: 110,
+      width: 100,
       valueFormatter: (value: number[]) => value.join(", "),
     },
     {
       field: "vehicles_used",
       headerName: `${t("singleDeals.used")} / ${t("singleDeals.cap")}`,
-      width: 150,
+      width: 130,
       valueGetter: (_value, row) => `${row.vehicles_used} / ${row.vehicle_cap ?? "∞"}`,
     },
     {
       field: "is_active",
       headerName: t("singleDeals.active"),
-      width: 90,
+      width: 80,
       valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")),
     },
   ];
@@ -105,6 +108,11 @@ export function SingleDeals() {
       prefix="singleDeals"
       testid="single-deal"
       columns={columns}
+      responsive={{
+        wide: ["price_gross"],
+        desktop: ["customer", "legislation_years"],
+        phone: ["deal_key", "vehicles_used"],
+      }}
       list={list}
       deactivate={deactivate}
       editable={editable}

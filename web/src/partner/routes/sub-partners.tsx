@@ -59,35 +59,38 @@ export function SubPartners() {
     { name: "fee_share_percent", label: t("subPartners.feeShare"), inputMode: "decimal" },
   ];
   const language = i18n.language;
+  // Beside the menu on a 1440 px screen the grid has about 1150 px: the creation time steps
+  // aside below 1700 px, the contact person and the application count below 1400 px, the e-mail,
+  // the referral key and the fee share on a phone; the edit and deactivate buttons always show.
   const columns: GridColDef<SubPartner>[] = [
-    { field: "name", headerName: t("subPartners.name"), minWidth: 180, flex: 1 },
-    { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 150, flex: 1 },
-    { field: "contact_email", headerName: t("subPartners.contactEmail"), minWidth: 180, flex: 1 },
-    { field: "referral_key", headerName: t("subPartners.referralKey"), width: 170 },
+    { field: "name", headerName: t("subPartners.name"), minWidth: 150, flex: 1, hideable: false },
+    { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 130, flex: 1 },
+    { field: "contact_email", headerName: t("subPartners.contactEmail"), minWidth: 160, flex: 1 },
+    { field: "referral_key", headerName: t("subPartners.referralKey"), width: 150 },
     {
       field: "fee_share_percent",
       headerName: t("subPartners.feeShare"),
-      width: 120,
+      width: 115,
       align: "right",
       headerAlign: "right",
     },
     {
       field: "application_count",
       headerName: t("subPartners.applications"),
-      width: 100,
+      width: 95,
       align: "right",
       headerAlign: "right",
     },
     {
       field: "is_active",
       headerName: t("subPartners.active"),
-      width: 90,
+      width: 80,
       valueFormatter: (value: boolean) => (value ? t("form.yes") : t("form.no")),
     },
     {
       field: "created_at",
       headerName: t("applications.created"),
-      width: 160,
+      width: 150,
       valueFormatter: (value: string) => dateTime(value, language),
     },
   ];
@@ -97,6 +100,11 @@ export function SubPartners() {
       prefix="subPartners"
       testid="sub-partner"
       columns={columns}
+      responsive={{
+        wide: ["created_at"],
+        desktop: ["contact_name", "application_count"],
+        phone: ["contact_email", "referral_key", "fee_share_percent"],
+      }}
       list={list}
       deactivate={deactivate}
       editable={editable}
