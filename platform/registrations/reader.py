@@ -438,10 +438,13 @@ def _date(text: str) -> datetime.date | None:
 
 
 def _vehicle_class(text: str) -> str | None:
-    # no class has an I or an l: read without a whitelist, they are the class's 1
+    # a whole read or a whole word of it is the class, not a piece of one ("Lol eee", "ol":
+    # Tesseract's reads of a poor photo's M1 gave O1); a lowercase o is no class's O (an m
+    # is read for the M); no class has an I or an l: read without a whitelist, they are a 1
+    text = re.sub(r"o(?=[0-9Il|])", "", text)
     upper = re.sub(r"[Il|]", "1", text).upper()
     for token in [re.sub(r"[^A-Z0-9]", "", upper), *re.findall(r"[A-Z0-9]+", upper)]:
-        match = VEHICLE_CLASS.search(token)
+        match = VEHICLE_CLASS.fullmatch(token)
         if match:
             break
     else:

@@ -231,7 +231,21 @@ def test_dates_plausible_and_b_not_after_i() -> None:
 
 @pytest.mark.parametrize(
     ("text", "klass"),
-    [("M1", "M1"), ("Lle", "L1e"), ("L3e", "L3e"), ("N1", "N1"), ("[M1", "M1"), ("X9", None), ("", None)],
+    [
+        ("M1", "M1"),
+        ("Lle", "L1e"),
+        ("L3e", "L3e"),
+        ("N1", "N1"),
+        ("[M1", "M1"),
+        ("m1!", "M1"),
+        ("O2", "O2"),
+        ("X9", None),
+        ("", None),
+        # Tesseract's reads of a poor photo's M1: no piece of a word, no lowercase o
+        ("Lol eee", None),
+        ("ol", None),
+        ("hole a", None),
+    ],
 )
 def test_vehicle_class_from_the_closed_list(text: str, klass: str | None) -> None:
     assert _vehicle_class(text) == klass
