@@ -567,3 +567,19 @@ def test_a_check_digit_does_not_close_a_place_the_engines_read_as_no_known_pair(
     good = "1M8GDM9AXKP042788"
     fields = _read_fields(lines_for(E=[tess(good[:15] + "S" + good[16:], 0.0), rapid(good)]))
     assert fields.values["vin"] == good
+
+
+def test_a_read_short_by_one_that_disagrees_at_two_places_leaves_the_vin_unread() -> None:
+    # a poor photo: both engines read 5 for the S; RapidOCR dropped the V, and the engines
+    # disagree at two places (Z/7 and G/6)
+    tesseract = "WVG97CSF275466087"
+    reads = [
+        tess(tesseract, 0.17),
+        rapid("WG97CSF2Z54G6087", 0.91),
+        tess(tesseract, 0.0),
+        tess(tesseract, 0.02),
+    ]
+
+    fields = _read_fields(lines_for(E=reads))
+
+    assert "vin" not in fields.values and "E" in fields.unread
