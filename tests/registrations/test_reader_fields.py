@@ -231,7 +231,21 @@ def test_dates_plausible_and_b_not_after_i() -> None:
 
 @pytest.mark.parametrize(
     ("text", "klass"),
-    [("M1", "M1"), ("Lle", "L1e"), ("L3e", "L3e"), ("N1", "N1"), ("[M1", "M1"), ("X9", None), ("", None)],
+    [
+        ("M1", "M1"),
+        ("Lle", "L1e"),
+        ("L3e", "L3e"),
+        ("N1", "N1"),
+        ("[M1", "M1"),
+        ("m1!", "M1"),
+        ("O2", "O2"),
+        ("X9", None),
+        ("", None),
+        # Tesseract's reads of a poor photo's M1: no piece of a word, no lowercase o
+        ("Lol eee", None),
+        ("ol", None),
+        ("hole a", None),
+    ],
 )
 def test_vehicle_class_from_the_closed_list(text: str, klass: str | None) -> None:
     assert _vehicle_class(text) == klass
@@ -538,3 +552,34 @@ def test_a_dotted_zero_tesseract_reads_as_6_is_closed_by_the_second_engine() -> 
     # one read of RapidOCR is not enough
     fields = _read_fields(lines_for(B=[tess("16.67.2018", 0.7), rapid("16.07.2018")]))
     assert "first_registration" not in fields.values
+
+
+def test_a_check_digit_does_not_close_a_place_the_engines_read_as_no_known_pair() -> None:
+    # a poor photo (held-out seed): both engines read 0 for D and 7 for Z, and at the last place
+    # Tesseract 2, RapidOCR 7; the check digit matched 7 by chance (1 in 11)
+    truth, tesseract, rapidocr = "LRW04WHDX2MZ94082", "LRW04WH0 X2M794082", "LRW04WH0X2M794087"
+    assert vin_valid(rapidocr) == (True, True) and rapidocr != truth
+
+    fields = _read_fields(lines_for(E=[tess(tesseract, 0.0), rapid(rapidocr, 0.92)]))
+
+    assert "vin" not in fields.values and "E" in fields.unread
+    # a pair the engines are known to confuse (S/8) is still closed, by the check digit
+    good = "1M8GDM9AXKP042788"
+    fields = _read_fields(lines_for(E=[tess(good[:15] + "S" + good[16:], 0.0), rapid(good)]))
+    assert fields.values["vin"] == good
+
+
+def test_a_read_short_by_one_that_disagrees_at_two_places_leaves_the_vin_unread() -> None:
+    # a poor photo: both engines read 5 for the S; RapidOCR dropped the V, and the engines
+    # disagree at two places (Z/7 and G/6)
+    tesseract = "WVG97CSF275466087"
+    reads = [
+        tess(tesseract, 0.17),
+        rapid("WG97CSF2Z54G6087", 0.91),
+        tess(tesseract, 0.0),
+        tess(tesseract, 0.02),
+    ]
+
+    fields = _read_fields(lines_for(E=reads))
+
+    assert "vin" not in fields.values and "E" in fields.unread
