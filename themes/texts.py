@@ -61,6 +61,10 @@ FIXED_DE: dict[str, str] = {
     "error.IMGC004": "Dieses Dateiformat wird nicht unterstützt. Bitte laden Sie ein Foto (JPG, PNG, WEBP, HEIC) oder ein PDF hoch.",
     "error.IMGC005": "Die Datei ist größer als 10 MB. Bitte laden Sie eine kleinere Datei hoch.",
     "error.IMGC006": "Die Datei ist beschädigt und konnte nicht gelesen werden.",
+    "error.IMGC007": (
+        "Der Fahrzeugschein ist auf diesem Foto zu unscharf, um die Angaben zu lesen. Bitte fotografieren Sie"
+        " ihn noch einmal: flach hingelegt, bei gutem Licht, scharf und ganz im Bild."
+    ),
     "error.IBAN001": "Ungültige IBAN",
     "error.IBAN002": "Ungültige IBAN",
     "error.ibanOther": "IBAN wurde nicht richtig eingegeben",

@@ -11,6 +11,7 @@ NOT_CLASSIFIABLE = "IMGC003"  # too little to read to classify it
 UNSUPPORTED_TYPE = "IMGC004"  # not JPEG, PNG, WEBP, HEIC or PDF (by content, not by name)
 FILE_TOO_LARGE = "IMGC005"  # over 10 MB
 DAMAGED = "IMGC006"  # claims a type but cannot be read (broken, encrypted or empty PDF)
+ILLEGIBLE = "IMGC007"  # a ZB I, but its printed values are too blurred or faint to read (reader.LEGIBLE)
 # Answered 429 {"detail", "error_code"} with Retry-After: too many uploads from this token's
 # owner or this client address in the window.
 UPLOAD_THROTTLED = "UPLOAD001"

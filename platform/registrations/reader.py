@@ -58,6 +58,15 @@ GRID_SURE = 0.4  # the form's grid found: a ZB I unless a veto says otherwise
 GRID_WEAK = 0.28  # with the header read as well
 GRID_ALONE = 0.5  # enough without any text read
 MIN_WORDS_READABLE = 12
+# How far the printer's values stand out from the paper on the light-flattened page (0..1,
+# median over LEGIBILITY_PROBES): a blurred, distant or heavily compressed photo spreads each
+# stroke's ink and lowers it. Below LEGIBLE no one reads the values, by eye either (generated
+# poor photos looked at one by one: every one below 0.32 unreadable, every one above 0.36
+# read by eye; phone photos 0.47 and up, scans 0.7 and up), and the authority takes no copy
+# it cannot read: the owner is asked for a sharper photo (IMGC007) instead of being accepted
+# with every field left to the back office.
+LEGIBLE = 0.32
+LEGIBILITY_PROBES = ("E", "B", "D.1", "D.3", "P.3")
 VIN_MIN_CONFIDENCE = 0.3  # below: S/5, B/8 and 1/L mix-ups that pass every rule (measured)
 TEXT_FIELDS = ("P.3", "D.1", "D.3", "A")
 CODE_FIELDS = ("E", "B", "J", "10", "I", "2.1")
@@ -151,7 +160,9 @@ class Reading:
     vehicle_class: str | None = None
     energy_code: str | None = None
     is_electric: bool | None = None
-    kind: str = "unknown"  # zb1, or what it is not: teil2, coc, invoice, webpage, tax, idcard, other, empty
+    # zb1, or what it is not: teil2, coc, invoice, webpage, tax, idcard, other, empty; or
+    # blurred: a ZB I whose values no one can read (IMGC007)
+    kind: str = "unknown"
     grid: float = 0.0
     registration_date: datetime.date | None = None  # field I
     make: str | None = None  # D.1
@@ -1007,14 +1018,43 @@ def _opinions(
     return opinions
 
 
-def read_page_fields(flat: np.ndarray) -> tuple[_Fields, dict[str, list[ocr.Line]]]:
+@dataclass
+class _Layers:
+    """The straightened page's layers the fields are read from (made once per page)."""
+
+    flat: np.ndarray
+    values: np.ndarray
+    bordered: np.ndarray
+    offset: tuple[float, float]
+
+
+def page_layers(flat: np.ndarray) -> _Layers:
+    ink = _value_ink(flat)
+    values = value_layer(flat, ink)
+    return _Layers(flat, values, bordered_layer(flat, ink), printer_offset(values))
+
+
+def value_contrast(layers: _Layers) -> float | None:
+    """How dark the printed values stand out from the paper (see LEGIBLE), or None when fewer
+    than three of them were found: no value dark enough to stand out at all."""
+    gray = cv2.cvtColor(np.asarray(layers.flat, np.float32), cv2.COLOR_BGR2GRAY)
+    contrasts = []
+    for code in LEGIBILITY_PROBES:
+        box = _value_box(layers.values, code, layers.offset)
+        cut = _cut(gray, box) if box else None
+        if cut is not None and cut.size >= 50:
+            contrasts.append(float(np.percentile(cut, 95) - np.percentile(cut, 3)))
+    return float(np.median(contrasts)) if len(contrasts) >= 3 else None
+
+
+def read_page_fields(
+    flat: np.ndarray, layers: _Layers | None = None
+) -> tuple[_Fields, dict[str, list[ocr.Line]]]:
     """Each field read from its box on the straightened, light-flattened page: a first read
     per field with its own whitelist, more opinions (_opinions) only for a field that is not
     yet sure, until it is."""
-    ink = _value_ink(flat)
-    values = value_layer(flat, ink)
-    bordered = bordered_layer(flat, ink)
-    offset = printer_offset(values)
+    layers = layers or page_layers(flat)
+    values, bordered, offset = layers.values, layers.bordered, layers.offset
     reads: dict[str, list[ocr.Line]] = {}
     for code in READ_ORDER:
         whitelist, lang = FIELD_OCR[code]
@@ -1121,7 +1161,15 @@ def document_read(image: Image.Image) -> Reading:
         kind = _veto(_outside_text(image, page.turn, page.quad))
     if not structure or kind is not None:
         return _refused(image, page.grid, score, kind, page)
-    fields, _ = read_page_fields(flat)
+    layers = page_layers(flat)
+    contrast = value_contrast(layers)
+    if contrast is None or contrast < LEGIBLE:
+        # a ZB I, but its values are past reading (or too faint to be found at all): a
+        # sharper photo, not the back office
+        return Reading(
+            is_zlb=False, readable=True, score=score, kind="blurred", grid=round(page.grid, 3), page=page
+        )
+    fields, _ = read_page_fields(flat, layers)
     has_vin = "vin" in fields.values
     score += int(has_vin)
     if not (header_hits >= 1 or teil_i or has_vin or page.grid >= GRID_ALONE):
@@ -1152,7 +1200,10 @@ def document_read(image: Image.Image) -> Reading:
 
 
 def document_check(reading: Reading) -> None:
-    """IMGC002 for a readable page that is no ZB I, IMGC003 when there is too little to tell."""
+    """IMGC002 for a readable page that is no ZB I, IMGC003 when there is too little to tell,
+    IMGC007 for a ZB I whose values are too blurred or faint to read."""
     if reading.is_zlb:
         return
+    if reading.kind == "blurred":
+        raise ScanRejected(errors.ILLEGIBLE)
     raise ScanRejected(errors.NOT_A_ZLB if reading.readable else errors.NOT_CLASSIFIABLE)

@@ -98,6 +98,7 @@ def evaluate(
 ) -> None:
     accepted: dict[str, list[bool]] = {}
     refused: dict[str, list[bool]] = {}
+    blurred: dict[str, list[bool]] = {}  # a ZB I refused as too blurred to read (IMGC007)
     exact = {"E": 0, "B": 0, "J": 0, "10": 0}
     wrong_stored = stored = documents_accepted = 0
     times: list[float] = []
@@ -112,8 +113,9 @@ def evaluate(
                 failures.append(f"accepted {sample_name}")
             continue
         accepted.setdefault(kind, []).append(reading.is_zlb)
+        blurred.setdefault(kind, []).append(getattr(reading, "kind", "") == "blurred")
         if not reading.is_zlb:
-            failures.append(f"refused {sample_name}")
+            failures.append(f"refused {sample_name} ({getattr(reading, 'kind', '')})")
             continue
         documents_accepted += 1
         values = {
@@ -132,6 +134,8 @@ def evaluate(
     figures: dict[str, Any] = {}
     for kind, flags in accepted.items():
         figures[f"accepted {kind}"] = f"{sum(flags)}/{len(flags)} = {sum(flags) / len(flags):.0%}"
+        if any(blurred[kind]):
+            figures[f"too blurred to read {kind} (IMGC007)"] = f"{sum(blurred[kind])}/{len(flags)}"
     for field, count in exact.items():
         share = count / documents_accepted if documents_accepted else 0
         figures[f"exact {field} (of accepted)"] = f"{count}/{documents_accepted} = {share:.0%}"

@@ -9,7 +9,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageEnhance, ImageFilter
 
 from registrations import reader
 from registrations.errors import ScanRejected
@@ -116,6 +116,26 @@ def test_a_phone_photo_in_perspective_on_a_table_is_read() -> None:
     assert reading.is_zlb
     assert reading.energy_code == "0004"
     assert reading.first_registration == german_date(car.expected["B"])
+
+
+def test_a_photo_too_blurred_to_read_asks_for_a_sharper_one() -> None:
+    """A ZB I whose values no one could read (small, out of focus) is refused as IMGC007, not
+    accepted with every field left unread; the same photo sharp, or sharp and dark, is read."""
+    rng = random.Random("phone-test")
+    car = realistic.vehicle(rng, energy="0004")
+    photo = realistic.photograph(rng, realistic.render_form(rng, car.values), quality="phone")
+    small = photo.copy()
+    small.thumbnail((1200, 1200))
+
+    for radius in (1.6, 2.0):
+        reading = read(jpeg(small.filter(ImageFilter.GaussianBlur(radius))))
+        assert not reading.is_zlb and reading.kind == "blurred", radius
+        with pytest.raises(ScanRejected) as refused:
+            document_check(reading)
+        assert refused.value.code == "IMGC007"
+    for readable in (photo, ImageEnhance.Brightness(photo).enhance(0.45)):
+        reading = read(jpeg(readable))
+        assert reading.is_zlb and reading.first_registration == german_date(car.expected["B"])
 
 
 def test_a_non_electric_vehicle_is_accepted_and_flagged() -> None:

@@ -3,13 +3,14 @@ fields are read into the registration; a Teil II photo is refused."""
 
 from __future__ import annotations
 
+import io
 import random
 from typing import Any
 
 import pytest
 from django.test import Client
 from django_tenants.utils import schema_context
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from accounts.models import User
 from registrations.models import BevRegistration
@@ -79,4 +80,19 @@ def test_a_teil_ii_photo_is_refused(
 
     assert response.status_code == 400
     assert response.json()["zlb_scan"]["error_code"] in {"IMGC002", "IMGC003"}
+    assert not BevRegistration.objects.exists()
+
+
+def test_a_photo_too_blurred_to_read_is_refused_with_imgc007(
+    client: Client,
+    auth: dict[str, str],  # noqa: F811
+) -> None:
+    data, _ = phone_photo("upload-blurred", 0)
+    photo = Image.open(io.BytesIO(data))
+    photo.thumbnail((1200, 1200))
+
+    response = upload(client, auth, realistic.encode(photo.filter(ImageFilter.GaussianBlur(2)), "jpeg"))
+
+    assert response.status_code == 400
+    assert response.json()["zlb_scan"]["error_code"] == "IMGC007"
     assert not BevRegistration.objects.exists()
