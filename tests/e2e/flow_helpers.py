@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from playwright.sync_api import Page, Route, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.conftest import ROOT
 from tests.fixtures.zlb.generate import photo, zlb_document
@@ -191,14 +190,11 @@ def axe_check(page: Page, screen: str, *, settle: bool = True) -> None:
         # MUI X puts a grid in place before it has measured and rendered its rows (a list that
         # fetched again, its columns changed): caught in between, axe finds a grid without rows.
         # What counts is the grid once its rows are there: a few more looks, each after the grids
-        # have rows again.
+        # have settled again.
         for _ in range(3):
             if not violations or not all(v.startswith("aria-required-children") for v in violations):
                 break
-            page.wait_for_timeout(500)
-            try:
-                page.wait_for_function(GRID_ROWS, timeout=10_000)
-            except PlaywrightTimeoutError:
+            if not page.evaluate(GRIDS_SETTLED):
                 break  # a grid that stays without rows: the violation stands
             violations = page.evaluate(AXE_RUN)
         assert violations == [], f"{screen}: {violations}"
@@ -208,7 +204,31 @@ def axe_check(page: Page, screen: str, *, settle: bool = True) -> None:
         page.evaluate("() => document.getElementById('e2e-no-transitions')?.remove()")
 
 
-GRID_ROWS = """() => [...document.querySelectorAll('[role=grid]')].every((grid) => grid.querySelector('[role=row]'))"""
+# Every grid on the page with rows, and none of them changed for 400 ms (up to 10 s): MUI X puts a
+# grid in place before it has measured and rendered its rows. Time is counted in 100 ms ticks of
+# the timers: a story's clock stands still (set_fixed_time), its timers keep running.
+GRIDS_SETTLED = """async () => {
+  const grids = () => [...document.querySelectorAll('[role=grid]')];
+  const rendered = () => grids().every((grid) => grid.querySelector('[role=row]'));
+  if (grids().length === 0) return true;
+  let quiet = 0;
+  const watch = new MutationObserver((records) => {
+    if (records.some((r) => r.target instanceof Element && (r.target.closest('[role=grid]') ||
+        [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element &&
+          (n.matches('[role=grid]') || n.querySelector('[role=grid]')))))) quiet = 0;
+  });
+  watch.observe(document.body, { subtree: true, childList: true });
+  try {
+    for (let tick = 0; tick < 100; tick++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      quiet += 1;
+      if (rendered() && quiet >= 4) return true;
+    }
+    return rendered();
+  } finally {
+    watch.disconnect();
+  }
+}"""
 AXE_RUN = """async () => {
                 for (let tries = 0; ; tries++) {
                     try {

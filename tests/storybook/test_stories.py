@@ -32,7 +32,7 @@ from playwright.sync_api import (
 )
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS, DESKTOP, PHONE
-from tests.e2e.flow_helpers import FINISH_TRANSITIONS, axe_check, layout_check, overlap_check
+from tests.e2e.flow_helpers import FINISH_TRANSITIONS, GRIDS_SETTLED, axe_check, layout_check, overlap_check
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "storybook-static"
@@ -191,32 +191,6 @@ GRIDS_SCROLL_SIDEWAYS = """() => [...document.querySelectorAll('.MuiDataGrid-roo
     return last > edge + 1 ? `${grid.closest('[data-testid]')?.dataset.testid}: last column ends at ${Math.round(last)} > ${Math.round(edge)}` : null;
   })
   .filter(Boolean)"""
-
-
-# The story's clock stands still (set_fixed_time): time is counted in 100 ms ticks of the timers,
-# which keep running.
-GRIDS_SETTLED = """async () => {
-  const grids = () => [...document.querySelectorAll('[role=grid]')];
-  const rendered = () => grids().every((grid) => grid.querySelector('[role=row]'));
-  if (grids().length === 0) return true;
-  let quiet = 0;
-  const watch = new MutationObserver((records) => {
-    if (records.some((r) => r.target instanceof Element && (r.target.closest('[role=grid]') ||
-        [...r.addedNodes, ...r.removedNodes].some((n) => n instanceof Element &&
-          (n.matches('[role=grid]') || n.querySelector('[role=grid]')))))) quiet = 0;
-  });
-  watch.observe(document.body, { subtree: true, childList: true });
-  try {
-    for (let tick = 0; tick < 100; tick++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      quiet += 1;
-      if (rendered() && quiet >= 4) return true;
-    }
-    return rendered();
-  } finally {
-    watch.disconnect();
-  }
-}"""
 
 
 # Every story at the narrowest phone (320 px), a common phone (390 px) and a wide desktop

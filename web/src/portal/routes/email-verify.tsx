@@ -3,7 +3,6 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -14,6 +13,7 @@ import { currentSubdomain } from "@/api/config";
 import { ApiError } from "@/shared/lib/http";
 
 import { useSignupSend } from "../api/auth";
+import { EmailField } from "../components/email-field";
 import { emailSchema } from "../forms/schemas";
 import { PORTAL_PATHS } from "../paths";
 
@@ -55,15 +55,7 @@ export function EmailVerify() {
       </Typography>
       <Typography sx={{ mb: 2 }}>{t("verify.text")}</Typography>
       <Stack spacing={2}>
-        <TextField
-          label={t("verify.email")}
-          type="email"
-          autoComplete="email"
-          error={Boolean(formState.errors.email)}
-          helperText={formState.errors.email ? t("verify.invalidEmail") : undefined}
-          slotProps={{ htmlInput: { "data-testid": "verify-email" } }}
-          {...register("email")}
-        />
+        <EmailField label={t("verify.email")} testId="verify-email" invalid={Boolean(formState.errors.email)} registration={register("email")} />
         {sent && (
           <Alert severity="success" data-testid="verify-sent">
             {t("verify.sent")}

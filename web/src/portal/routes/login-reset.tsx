@@ -4,7 +4,6 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -14,6 +13,7 @@ import { useNavigate } from "react-router";
 import { ApiError } from "@/shared/lib/http";
 
 import { useResetRequest } from "../api/auth";
+import { EmailField } from "../components/email-field";
 import { emailSchema } from "../forms/schemas";
 import { PORTAL_PATHS } from "../paths";
 
@@ -48,15 +48,7 @@ export function ResetPanel({ onBack }: { onBack: () => void }) {
     <Box component="form" noValidate onSubmit={submit}>
       <Typography sx={{ mb: 2 }}>{t("login.resetText")}</Typography>
       <Stack spacing={2}>
-        <TextField
-          label={t("login.username")}
-          type="email"
-          autoComplete="email"
-          error={Boolean(formState.errors.email)}
-          helperText={formState.errors.email ? t("verify.invalidEmail") : undefined}
-          slotProps={{ htmlInput: { "data-testid": "reset-email" } }}
-          {...register("email")}
-        />
+        <EmailField label={t("login.username")} testId="reset-email" invalid={Boolean(formState.errors.email)} registration={register("email")} />
         {message && (
           <Alert severity={message.ok ? "success" : "error"} data-testid="reset-message">
             {message.text}
