@@ -884,7 +884,7 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
 
     # 10 and P.3: a known code, and P.3 must not contradict it
     fuels = [(f, line.confidence) for line in reads["P.3"] if (f := _fuel(line.text))]
-    fuel, fuel_conf = (_vote(fuels)[:2]) if fuels else (None, 0.0)
+    fuel, fuel_conf, fuel_reads = _vote(fuels) if fuels else (None, 0.0, 0)
     flat_fuel = (fuel or "").replace(" ", "")
     named = [c for c, ws in ENERGY_WORDS.items() if all(w in flat_fuel for w in ws)]
     codes = []
@@ -906,6 +906,17 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
             code, conf, _ = _vote(codes)
             out.values["energy_code"] = code
             out.confidence["10"] = round(conf * 0.8, 2)
+    if not codes and len(named) == 1 and (fuel_reads >= 2 or fuel_conf >= SURE["P.3"]):
+        # P.3's word, read surely, allows one code, no read of 10 is a known code, and a read
+        # has that code's shape with a blurred 0 taken for a 6, 8 or 9 (9094, 0904 for 0004)
+        # (an engine's read it was not unsure of; below SURE: every further read is made first)
+        blurred = [
+            c for line in reads["10"] if _blurred_code(line.text, named[0]) and (c := line.confidence) >= 0.3
+        ]
+        if blurred:
+            code = named[0]
+            out.values["energy_code"] = code
+            out.confidence["10"] = round(min(fuel_conf, max(blurred)) * 0.8, 2)
     if code is None and (any(line.text for line in reads["10"]) or fuel):
         out.unread.append("10")
     if fuel:
@@ -934,6 +945,22 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
     elif any(line.text for line in reads["2.1"]):
         out.unread.append("2.1")
     return out
+
+
+# What a blurred 0 is read as: its round shape with a stroke or a loop too many
+ROUND_ZERO = frozenset("0689")
+
+
+def _blurred_code(text: str, code: str) -> bool:
+    """A read of field 10 that is `code` with one or more of its 0s read as 6, 8 or 9 (the
+    other digits, the length and the last digit as printed)."""
+    digits = re.sub(r"\D", "", text)
+    return (
+        len(digits) == len(code)
+        and digits != code
+        and digits[-1] == code[-1]
+        and all(d == c or (c == "0" and d in ROUND_ZERO) for d, c in zip(digits, code, strict=True))
+    )
 
 
 def _fuel(text: str) -> str | None:

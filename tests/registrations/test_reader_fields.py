@@ -501,6 +501,28 @@ def test_code_10_that_the_fuel_word_allows_alone_is_not_read_again() -> None:
     assert "10" not in fields.cross_checked
 
 
+def test_a_blurred_zero_of_code_10_is_taken_for_the_code_a_sure_fuel_word_names() -> None:
+    # ELEKTRO read surely names 0004 alone: 9094 (a blurred 0 read as a 9) is that code
+    fields = _read_fields(
+        lines_for(P_3=[tess("ELEKTRO", 0.9)], **{"10": [rapid("9094", 0.84), tess("864", 0.0)]})
+    )
+    assert fields.values["energy_code"] == "0004" and 0 < fields.confidence["10"] < 0.8
+    assert "10" not in fields.cross_checked  # not sure: every further read of 10 is made first
+    # not when the fuel word is unsure, names more than one code, or a read is another known
+    # code; not when a digit other than a 0 differs or the length is not the code's
+    for fuel, reads in (
+        (tess("ELEKTRO", 0.3), [rapid("9094", 0.84)]),
+        (tess("BENZIN/ELEKTRO", 0.9), [rapid("9094", 0.84)]),
+        (tess("ELEKTRO", 0.9), [rapid("9094", 0.84), tess("0010", 0.5)]),
+        (tess("ELEKTRO", 0.9), [rapid("0014", 0.84)]),
+        (tess("ELEKTRO", 0.9), [rapid("6005", 0.84)]),
+        (tess("ELEKTRO", 0.9), [rapid("904", 0.84)]),
+        (tess("ELEKTRO", 0.9), [tess("8004", 0.12)]),
+    ):
+        fields = _read_fields(lines_for(P_3=[fuel], **{"10": reads}))
+        assert "energy_code" not in fields.values and "10" in fields.unread, (fuel, reads)
+
+
 def test_the_second_engine_reads_the_value_cut_along_its_ink() -> None:
     # the VIN printed low and left of its box, a border's bar beside it, box 3's value after it
     x, y, _, _ = BOXES["E"]
