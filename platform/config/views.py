@@ -53,8 +53,9 @@ def web_app(request: HttpRequest) -> HttpResponse:
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    portal = request.path.startswith(PORTAL_PREFIX)
-    page, gzipped = _shell(index, request_partner(request), portal)
+    portal = request.path.startswith(PORTAL_PREFIX) or request.path == PORTAL_PREFIX.rstrip("/")
+    login = portal and request.path.rstrip("/") in PORTAL_LOGIN_PATHS
+    page, gzipped = _shell(index, request_partner(request), portal, login)
     headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     # Compressed once per partner and release, like the assets (no GZipMiddleware: the API's
     # answers stay as they are).
@@ -116,9 +117,13 @@ def theme_style(partner: Partner) -> str:
     return f"<style>:root{{{root}}}{BOOT_CSS}</style>"
 
 
-def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = False) -> tuple[bytes, bytes]:
-    """The page for the host (the customer portal's variant under /portal), plain and gzipped."""
-    subdomain = (partner.subdomain if partner is not None else "") + (" portal" if portal else "")
+def _shell(
+    index: tuple[float, bytes], partner: Partner | None, portal: bool = False, login: bool = False
+) -> tuple[bytes, bytes]:
+    """The page for the host (the customer portal's variant under /portal, and its login's),
+    plain and gzipped."""
+    variant = " portal login" if portal and login else " portal" if portal else ""
+    subdomain = (partner.subdomain if partner is not None else "") + variant
     reporting = _reporting_meta(index[1])
     key = (
         (partner.config_version, partner.kind, partner.name, partner.frontend_active, index[0], reporting)
@@ -131,6 +136,9 @@ def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = F
     page = _with_partner(index[1], partner, _font_files()) if partner is not None else index[1]
     if portal and partner is not None and partner.frontend_active:
         page = page.replace(b"</head>", _portal_preloads() + b"</head>", 1)
+        if login:
+            style, markup = portal_login_boot(partner)
+            page = page.replace(b"</head>", style + b"\n  </head>", 1).replace(BOOT, markup, 1)
     if reporting:
         # Beside the partner's name, before the entry script (a module: it runs after parsing).
         at = page.find(b">", page.find(b'<meta name="thg-partner"')) + 1
@@ -139,6 +147,88 @@ def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = F
     with _shell_lock:
         _shells[subdomain] = (key, page, gzipped)
     return page, gzipped
+
+
+# The portal login's own first screen, painted from the HTML (PORTAL_LOGIN_PATHS): the partner's
+# gradient, the card with the logo, the title and the line under it (the page's largest text,
+# what Lighthouse takes as its largest contentful paint), and the spinner where the form comes.
+# The app replaces all of it with the same screen (web/src/portal/components/auth-layout.tsx,
+# routes/login.tsx): the same sizes, so its paint is no larger one, and nothing of the
+# server's stays on the page to shift. German, the portal's default language; the texts are
+# those of web/src/portal/i18n.ts (tests/web/test_delivery.py compares them).
+PORTAL_LOGIN_PATHS = {"/portal", "/portal/auth", "/portal/auth/login"}
+PORTAL_LOGIN_TITLE = "Kundenportal"
+PORTAL_LOGIN_DESCRIPTION = "Melden Sie sich an, um Ihre Registrierungen zu sehen."
+# MUI's Paper at elevation 1.
+PAPER_SHADOW = "0 2px 1px -1px rgba(0,0,0,.2),0 1px 1px 0 rgba(0,0,0,.14),0 1px 3px 0 rgba(0,0,0,.12)"
+CSS_TOKEN = re.compile(r"^[\w.%#\s-]+$")
+GRADIENT = re.compile(r"^linear-gradient\(135deg, (.+) 0%, (.+) 100%\)$")
+# The form's height on a phone (two fields, the button, the links) below the line: the spinner
+# stands where the form comes, and the card keeps about its size.
+PORTAL_LOGIN_FORM_PX = 284
+
+
+def _declarations(variant: dict[str, Any]) -> str:
+    """A theme typography variant's own values (themes.compiler) as CSS declarations: only
+    plain tokens (sizes, weights, keywords), never anything else."""
+    declarations: dict[str, str] = {}
+    for key, value in variant.items():
+        if not isinstance(value, dict) and CSS_TOKEN.match(str(value)):
+            declarations[re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), key)] = str(value)
+    return ";".join(f"{name}:{value}" for name, value in declarations.items())
+
+
+def _typography_css(selector: str, variant: dict[str, Any]) -> str:
+    """The rule for a typography variant, and its phone size (a media query in the variant)."""
+    css = f"{selector}{{{_declarations(variant)}}}"
+    for key, value in variant.items():
+        if key.startswith("@media (max-width:") and isinstance(value, dict) and CSS_TOKEN.match(key[18:-1]):
+            css += f"{key}{{{selector}{{{_declarations(value)}}}}}"
+    return css
+
+
+def portal_login_boot(partner: Partner) -> tuple[bytes, bytes]:
+    """The portal login's first screen before the script (PORTAL_LOGIN_PATHS): its stylesheet
+    for the head and the markup in place of the spinner."""
+    try:
+        theme = theme_compile(partner.config or {}, partner.kind)
+    except (ValueError, TypeError):
+        theme = {}
+    mui = theme.get("mui") or {}
+    typography = mui.get("typography") or {}
+    tokens = theme.get("tokens") or {}
+    gradient = GRADIENT.match(str(tokens.get("gradient") or ""))
+    start, end = (gradient.group(1), gradient.group(2)) if gradient else ("#ffffff", "#ffffff")
+    background = f"linear-gradient(135deg,{_css_value(start, CSS_COLOR, '#ffffff')},{_css_value(end, CSS_COLOR, '#ffffff')})"
+    paper = _css_value(((mui.get("palette") or {}).get("background") or {}).get("paper"), CSS_COLOR, "#ffffff")
+    css = (
+        f".thg-auth{{min-height:100vh;box-sizing:border-box;display:grid;place-items:center;padding:16px;background:{background}}}"
+        f".thg-card{{box-sizing:border-box;width:100%;max-width:440px;padding:24px;border-radius:8px;background:{paper};"
+        f"box-shadow:{PAPER_SHADOW}}}"
+        "@media (min-width:600px){.thg-card{padding:32px}}"
+        ".thg-card-head{display:flex;align-items:center;min-height:44px;margin-bottom:24px}"
+        ".thg-card-head img{height:36px;max-width:60%}"
+        + _typography_css(".thg-card h1", typography.get("h1") or {})
+        + ".thg-card h1{margin:0 0 8px}"
+        + _typography_css(".thg-card p", typography.get("body1") or {})
+        + f".thg-card p{{margin:0 0 16px}}.thg-card .thg-boot{{min-height:{PORTAL_LOGIN_FORM_PX}px}}"
+    )
+    logo = str((theme.get("assets") or {}).get("logo") or "")
+    brand = (
+        f'<img src="{escape(logo)}" alt="{escape(partner.name)} Logo" />'
+        if logo
+        else f"<span>{escape(partner.name)}</span>"
+    )
+    markup = (
+        f'<div id="root"><main class="thg-auth"><div class="thg-card">'
+        f'<div class="thg-card-head">{brand}</div>'
+        f"<h1>{PORTAL_LOGIN_TITLE}</h1><p>{PORTAL_LOGIN_DESCRIPTION}</p>"
+        f'<div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
+        f'<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
+        f'<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div>'
+        f"</div></main></div>"
+    )
+    return f"<style>{css}</style>".encode(), markup.encode()
 
 
 def _reporting_meta(index_html: bytes) -> bytes:
