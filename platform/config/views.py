@@ -134,11 +134,12 @@ def _shell(
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
     page = _with_partner(index[1], partner, _font_files()) if partner is not None else index[1]
-    if portal and partner is not None and partner.frontend_active:
+    if portal and partner is not None and partner.frontend_active and login:
+        style, markup = portal_login_boot(partner)
+        page = page.replace(b"</head>", style + b"\n  </head>", 1).replace(BOOT, markup, 1)
+        page = _scripts_after_paint(page, _portal_chunks())
+    elif portal and partner is not None and partner.frontend_active:
         page = page.replace(b"</head>", _portal_preloads() + b"</head>", 1)
-        if login:
-            style, markup = portal_login_boot(partner)
-            page = page.replace(b"</head>", style + b"\n  </head>", 1).replace(BOOT, markup, 1)
     if reporting:
         # Beside the partner's name, before the entry script (a module: it runs after parsing).
         at = page.find(b">", page.find(b'<meta name="thg-partner"')) + 1
@@ -198,11 +199,15 @@ def portal_login_boot(partner: Partner) -> tuple[bytes, bytes]:
     typography = mui.get("typography") or {}
     tokens = theme.get("tokens") or {}
     gradient = GRADIENT.match(str(tokens.get("gradient") or ""))
-    start, end = (gradient.group(1), gradient.group(2)) if gradient else ("#ffffff", "#ffffff")
-    background = f"linear-gradient(135deg,{_css_value(start, CSS_COLOR, '#ffffff')},{_css_value(end, CSS_COLOR, '#ffffff')})"
-    paper = _css_value(((mui.get("palette") or {}).get("background") or {}).get("paper"), CSS_COLOR, "#ffffff")
+    start, end = (
+        _css_value(gradient.group(index) if gradient else "", CSS_COLOR, "#ffffff") for index in (1, 2)
+    )
+    paper = _css_value(
+        ((mui.get("palette") or {}).get("background") or {}).get("paper"), CSS_COLOR, "#ffffff"
+    )
     css = (
-        f".thg-auth{{min-height:100vh;box-sizing:border-box;display:grid;place-items:center;padding:16px;background:{background}}}"
+        ".thg-auth{min-height:100vh;box-sizing:border-box;display:grid;place-items:center;padding:16px;"
+        f"background:linear-gradient(135deg,{start},{end})}}"
         f".thg-card{{box-sizing:border-box;width:100%;max-width:440px;padding:24px;border-radius:8px;background:{paper};"
         f"box-shadow:{PAPER_SHADOW}}}"
         "@media (min-width:600px){.thg-card{padding:32px}}"
@@ -277,19 +282,49 @@ def _font_files() -> dict[str, dict[int, str]]:
 PORTAL_PREFIX = "/portal/"
 PORTAL_ENTRY = "src/portal/portal-app.tsx"
 PORTAL_CHUNK = "portal-app"
-_portal: tuple[float, bytes] | None = None
+_portal: tuple[float, list[str]] | None = None
 
 
 def _portal_preloads() -> bytes:
     """`modulepreload` links for the customer portal's chunk and every chunk it imports (not
     the entry's own, which the page loads anyway), from the build's manifest: on a portal
     page they load with the entry script instead of after the app has rendered its route."""
+    return "".join(
+        f'  <link rel="modulepreload" crossorigin href="{escape(url)}">\n  ' for url in _portal_chunks()
+    ).encode()
+
+
+ENTRY_SCRIPT = re.compile(rb'<script type="module" crossorigin src="(/assets/[^"]+)"></script>')
+MODULE_PRELOAD = re.compile(rb'\s*<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">')
+
+
+def _scripts_after_paint(page: bytes, chunks: list[str]) -> bytes:
+    """The portal login's page (issue 15): its entry script and every chunk the page would
+    preload (the build's and the portal's) named in a meta instead, which web/src/boot.ts turns
+    into the same script and links after the first paint. The login's card is painted from
+    the page (portal_login_boot): a phone shows it without waiting for the scripts, and
+    Lighthouse's simulated paint does not count their download."""
+    entry = ENTRY_SCRIPT.search(page)
+    if entry is None:
+        return page
+    preloads = [match.group(1).decode() for match in MODULE_PRELOAD.finditer(page)] + chunks
+    meta = (
+        f'<meta name="thg-entry" content="{escape(entry.group(1).decode())}"'
+        f' data-preload="{escape(" ".join(preloads))}" />'
+    ).encode()
+    page = page[: entry.start()] + meta + page[entry.end() :]
+    return MODULE_PRELOAD.sub(b"", page)
+
+
+def _portal_chunks() -> list[str]:
+    """The customer portal's chunk and every chunk it imports (not the entry's own), from the
+    build's manifest, as URLs; read once per build."""
     global _portal
     manifest = settings.WEB_DIST / ".vite" / "manifest.json"
     try:
         mtime = manifest.stat().st_mtime
     except FileNotFoundError:
-        return b""
+        return []
     if _portal is None or _portal[0] != mtime:
         chunks: dict[str, Any] = json.loads(manifest.read_bytes())
         loaded = {"index.html", *chunks.get("index.html", {}).get("imports", [])}
@@ -312,10 +347,7 @@ def _portal_preloads() -> bytes:
             seen.add(name)
             files.append(chunks[name]["file"])
             pending.extend(chunks[name].get("imports", []))
-        links = "".join(
-            f'  <link rel="modulepreload" crossorigin href="/{escape(file)}">\n  ' for file in files
-        )
-        _portal = (mtime, links.encode())
+        _portal = (mtime, [f"/{file}" for file in files])
     return _portal[1]
 
 

@@ -235,7 +235,7 @@ def test_the_shell_names_the_partner_before_any_script(get: Get) -> None:
 def test_a_portal_page_fetches_the_portals_chunks_with_the_entry(built: None, get: Get) -> None:
     _, _, flow = get("autohaus", "/terms")
     assert b"portal-app-" not in flow
-    _, _, body = get("autohaus", "/portal/auth/login")
+    _, _, body = get("autohaus", "/portal/auth/signup")
     html = body.decode()
     chunks = re.findall(r'<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">', html)
     assert any(re.fullmatch(r"/assets/portal-app-[\w-]{8}\.js", chunk) for chunk in chunks), chunks
@@ -244,6 +244,22 @@ def test_a_portal_page_fetches_the_portals_chunks_with_the_entry(built: None, ge
     assert not [chunk for chunk in chunks if re.match(r"/assets/(registrations|shell|pages)-", chunk)], chunks
     for chunk in chunks:
         assert get("autohaus", chunk)[0] == 200, chunk
+
+    # The login names the same scripts in a meta, for web/src/boot.ts to load after the page's
+    # first paint (its card, painted from the page): no script or preload of the app's before.
+    _, _, body = get("autohaus", "/portal/auth/login")
+    login = body.decode()
+    entry = _first_screen_files(html)[0]
+    meta = re.search(r'<meta name="thg-entry" content="([^"]+)" data-preload="([^"]+)" />', login)
+    assert meta, login
+    assert meta.group(1) == entry
+    assert meta.group(2).split() == chunks
+    assert "modulepreload" not in login
+    assert re.findall(r'<script [^>]*src="([^"]+)"', login) == [
+        file for file in re.findall(r'<script [^>]*src="([^"]+)"', html) if file != entry
+    ]
+    # where the entry's script was: once boot.ts has put it there, the page is the others' again
+    assert login.index('<meta name="thg-entry"') < login.index('<script type="module" async')
 
 
 @pytest.mark.parametrize("subdomain", ["autohaus", "stadtwerk", "wallbox"])
