@@ -84,11 +84,12 @@ BOOT_CSS = (
     "@keyframes thg-spin{to{transform:rotate(360deg)}}"
     "@media (prefers-reduced-motion:reduce){.thg-boot svg{animation:none}}"
 )
-BOOT = (
-    b'<div id="root"><div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
-    b'<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
-    b'<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div></div>'
+SPINNER = (
+    '<div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
+    '<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
+    '<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div>'
 )
+BOOT = f'<div id="root">{SPINNER}</div>'.encode()
 
 
 def _css_value(value: object, pattern: re.Pattern[str], default: str) -> str:
@@ -225,13 +226,10 @@ def portal_login_boot(partner: Partner) -> tuple[bytes, bytes]:
         else f"<span>{escape(partner.name)}</span>"
     )
     markup = (
-        f'<div id="root"><main class="thg-auth"><div class="thg-card">'
+        '<div id="root"><main class="thg-auth"><div class="thg-card">'
         f'<div class="thg-card-head">{brand}</div>'
-        f"<h1>{PORTAL_LOGIN_TITLE}</h1><p>{PORTAL_LOGIN_DESCRIPTION}</p>"
-        f'<div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
-        f'<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
-        f'<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div>'
-        f"</div></main></div>"
+        f"<h1>{PORTAL_LOGIN_TITLE}</h1><p>{PORTAL_LOGIN_DESCRIPTION}</p>{SPINNER}"
+        "</div></main></div>"
     )
     return f"<style>{css}</style>".encode(), markup.encode()
 
