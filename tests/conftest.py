@@ -115,9 +115,10 @@ def database_url() -> str:
 
 
 def start_server(
-    *, workers: int = 2, threads: int = 4, extra_env: dict[str, str] | None = None
+    *, workers: int = 2, threads: int = 4, extra_env: dict[str, str] | None = None, root: Path = ROOT
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """A gunicorn process serving the test database, as `make run` serves the real one."""
+    """A gunicorn process serving the test database, as `make run` serves the real one (the
+    code under root: another checkout's, to measure a change against it)."""
     port = _free_port()
     env = {
         **os.environ,
@@ -126,7 +127,7 @@ def start_server(
         # Background tasks run in the server process; mails land in the test run's folder.
         "HUEY_IMMEDIATE": "1",
         "MAIL_DIR": str(ROOT / "var" / "test-mail"),
-        "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}",
+        "PYTHONPATH": f"{root}:{root / 'platform'}",
         **(extra_env or {}),
     }
     process = subprocess.Popen(
@@ -136,7 +137,7 @@ def start_server(
             "gunicorn",
             "config.wsgi:application",
             "--chdir",
-            str(ROOT / "platform"),
+            str(root / "platform"),
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
@@ -148,7 +149,7 @@ def start_server(
             "warning",
         ],
         env=env,
-        cwd=ROOT,
+        cwd=root,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

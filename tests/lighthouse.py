@@ -32,9 +32,9 @@ PAGES = [
 ]
 
 
-def served_as_deployed(dist: Path = ROOT / "web" / "dist") -> Iterator[int]:
+def served_as_deployed(dist: Path = ROOT / "web" / "dist", source: Path = ROOT) -> Iterator[int]:
     """gunicorn on the test database as deployed (DEBUG=0: compressed, cached assets), serving
-    the web app built in dist; its port."""
+    the web app built in dist with the server code under source (a checkout); its port."""
     if not (dist / "index.html").exists():
         pytest.fail(f"no web app built in {dist}: run `npm run build:web` (make test and make bench do)")
     process, port = start_server(
@@ -43,7 +43,8 @@ def served_as_deployed(dist: Path = ROOT / "web" / "dist") -> Iterator[int]:
             "SECRET_KEY": secrets.token_hex(32),
             "SECURE_SSL_REDIRECT": "0",
             "WEB_DIST": str(dist),
-        }
+        },
+        root=source,
     )
     warm_up(port)
     yield port

@@ -53,8 +53,9 @@ def web_app(request: HttpRequest) -> HttpResponse:
             status=503,
             content_type="text/plain; charset=utf-8",
         )
-    portal = request.path.startswith(PORTAL_PREFIX)
-    page, gzipped = _shell(index, request_partner(request), portal)
+    portal = request.path.startswith(PORTAL_PREFIX) or request.path == PORTAL_PREFIX.rstrip("/")
+    login = portal and request.path.rstrip("/") in PORTAL_LOGIN_PATHS
+    page, gzipped = _shell(index, request_partner(request), portal, login)
     headers = {"Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
     # Compressed once per partner and release, like the assets (no GZipMiddleware: the API's
     # answers stay as they are).
@@ -83,11 +84,12 @@ BOOT_CSS = (
     "@keyframes thg-spin{to{transform:rotate(360deg)}}"
     "@media (prefers-reduced-motion:reduce){.thg-boot svg{animation:none}}"
 )
-BOOT = (
-    b'<div id="root"><div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
-    b'<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
-    b'<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div></div>'
+SPINNER = (
+    '<div class="thg-boot" role="progressbar" aria-label="Wird geladen">'
+    '<svg viewBox="22 22 44 44" width="40" height="40" aria-hidden="true">'
+    '<circle cx="44" cy="44" r="20.2" fill="none" stroke-width="3.6" /></svg></div>'
 )
+BOOT = f'<div id="root">{SPINNER}</div>'.encode()
 
 
 def _css_value(value: object, pattern: re.Pattern[str], default: str) -> str:
@@ -116,9 +118,13 @@ def theme_style(partner: Partner) -> str:
     return f"<style>:root{{{root}}}{BOOT_CSS}</style>"
 
 
-def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = False) -> tuple[bytes, bytes]:
-    """The page for the host (the customer portal's variant under /portal), plain and gzipped."""
-    subdomain = (partner.subdomain if partner is not None else "") + (" portal" if portal else "")
+def _shell(
+    index: tuple[float, bytes], partner: Partner | None, portal: bool = False, login: bool = False
+) -> tuple[bytes, bytes]:
+    """The page for the host (the customer portal's variant under /portal, and its login's),
+    plain and gzipped."""
+    variant = " portal login" if portal and login else " portal" if portal else ""
+    subdomain = (partner.subdomain if partner is not None else "") + variant
     reporting = _reporting_meta(index[1])
     key = (
         (partner.config_version, partner.kind, partner.name, partner.frontend_active, index[0], reporting)
@@ -129,7 +135,11 @@ def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = F
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
     page = _with_partner(index[1], partner, _font_files()) if partner is not None else index[1]
-    if portal and partner is not None and partner.frontend_active:
+    if portal and partner is not None and partner.frontend_active and login:
+        style, markup = portal_login_boot(partner)
+        page = page.replace(b"</head>", style + b"\n  </head>", 1).replace(BOOT, markup, 1)
+        page = _scripts_after_paint(page, _portal_chunks())
+    elif portal and partner is not None and partner.frontend_active:
         page = page.replace(b"</head>", _portal_preloads() + b"</head>", 1)
     if reporting:
         # Beside the partner's name, before the entry script (a module: it runs after parsing).
@@ -139,6 +149,89 @@ def _shell(index: tuple[float, bytes], partner: Partner | None, portal: bool = F
     with _shell_lock:
         _shells[subdomain] = (key, page, gzipped)
     return page, gzipped
+
+
+# The portal login's own first screen, painted from the HTML (PORTAL_LOGIN_PATHS): the partner's
+# gradient, the card with the logo, the title and the line under it (the page's largest text,
+# what Lighthouse takes as its largest contentful paint), and the spinner where the form comes.
+# The app replaces all of it with the same screen (web/src/portal/components/auth-layout.tsx,
+# routes/login.tsx): the same sizes, so its paint is no larger one, and nothing of the
+# server's stays on the page to shift. German, the portal's default language; the texts are
+# those of web/src/portal/i18n.ts (tests/web/test_delivery.py compares them).
+PORTAL_LOGIN_PATHS = {"/portal", "/portal/auth", "/portal/auth/login"}
+PORTAL_LOGIN_TITLE = "Kundenportal"
+PORTAL_LOGIN_DESCRIPTION = "Melden Sie sich an, um Ihre Registrierungen zu sehen."
+# MUI's Paper at elevation 1.
+PAPER_SHADOW = "0 2px 1px -1px rgba(0,0,0,.2),0 1px 1px 0 rgba(0,0,0,.14),0 1px 3px 0 rgba(0,0,0,.12)"
+CSS_TOKEN = re.compile(r"^[\w.%#\s-]+$")
+GRADIENT = re.compile(r"^linear-gradient\(135deg, (.+) 0%, (.+) 100%\)$")
+# The form's height on a phone (two fields, the button, the links) below the line: the spinner
+# stands where the form comes, and the card keeps about its size.
+PORTAL_LOGIN_FORM_PX = 284
+
+
+def _declarations(variant: dict[str, Any]) -> str:
+    """A theme typography variant's own values (themes.compiler) as CSS declarations: only
+    plain tokens (sizes, weights, keywords), never anything else."""
+    declarations: dict[str, str] = {}
+    for key, value in variant.items():
+        if not isinstance(value, dict) and CSS_TOKEN.match(str(value)):
+            declarations[re.sub(r"[A-Z]", lambda m: "-" + m.group().lower(), key)] = str(value)
+    return ";".join(f"{name}:{value}" for name, value in declarations.items())
+
+
+def _typography_css(selector: str, variant: dict[str, Any]) -> str:
+    """The rule for a typography variant, and its phone size (a media query in the variant)."""
+    css = f"{selector}{{{_declarations(variant)}}}"
+    for key, value in variant.items():
+        if key.startswith("@media (max-width:") and isinstance(value, dict) and CSS_TOKEN.match(key[18:-1]):
+            css += f"{key}{{{selector}{{{_declarations(value)}}}}}"
+    return css
+
+
+def portal_login_boot(partner: Partner) -> tuple[bytes, bytes]:
+    """The portal login's first screen before the script (PORTAL_LOGIN_PATHS): its stylesheet
+    for the head and the markup in place of the spinner."""
+    try:
+        theme = theme_compile(partner.config or {}, partner.kind)
+    except (ValueError, TypeError):
+        theme = {}
+    mui = theme.get("mui") or {}
+    typography = mui.get("typography") or {}
+    tokens = theme.get("tokens") or {}
+    gradient = GRADIENT.match(str(tokens.get("gradient") or ""))
+    start, end = (
+        _css_value(gradient.group(index) if gradient else "", CSS_COLOR, "#ffffff") for index in (1, 2)
+    )
+    paper = _css_value(
+        ((mui.get("palette") or {}).get("background") or {}).get("paper"), CSS_COLOR, "#ffffff"
+    )
+    css = (
+        ".thg-auth{min-height:100vh;box-sizing:border-box;display:grid;place-items:center;padding:16px;"
+        f"background:linear-gradient(135deg,{start},{end})}}"
+        f".thg-card{{box-sizing:border-box;width:100%;max-width:440px;padding:24px;border-radius:8px;background:{paper};"
+        f"box-shadow:{PAPER_SHADOW}}}"
+        "@media (min-width:600px){.thg-card{padding:32px}}"
+        ".thg-card-head{display:flex;align-items:center;min-height:44px;margin-bottom:24px}"
+        ".thg-card-head img{height:36px;max-width:60%}"
+        + _typography_css(".thg-card h1", typography.get("h1") or {})
+        + ".thg-card h1{margin:0 0 8px}"
+        + _typography_css(".thg-card p", typography.get("body1") or {})
+        + f".thg-card p{{margin:0 0 16px}}.thg-card .thg-boot{{min-height:{PORTAL_LOGIN_FORM_PX}px}}"
+    )
+    logo = str((theme.get("assets") or {}).get("logo") or "")
+    brand = (
+        f'<img src="{escape(logo)}" alt="{escape(partner.name)} Logo" />'
+        if logo
+        else f"<span>{escape(partner.name)}</span>"
+    )
+    markup = (
+        '<div id="root"><main class="thg-auth"><div class="thg-card">'
+        f'<div class="thg-card-head">{brand}</div>'
+        f"<h1>{PORTAL_LOGIN_TITLE}</h1><p>{PORTAL_LOGIN_DESCRIPTION}</p>{SPINNER}"
+        "</div></main></div>"
+    )
+    return f"<style>{css}</style>".encode(), markup.encode()
 
 
 def _reporting_meta(index_html: bytes) -> bytes:
@@ -187,19 +280,49 @@ def _font_files() -> dict[str, dict[int, str]]:
 PORTAL_PREFIX = "/portal/"
 PORTAL_ENTRY = "src/portal/portal-app.tsx"
 PORTAL_CHUNK = "portal-app"
-_portal: tuple[float, bytes] | None = None
+_portal: tuple[float, list[str]] | None = None
 
 
 def _portal_preloads() -> bytes:
     """`modulepreload` links for the customer portal's chunk and every chunk it imports (not
     the entry's own, which the page loads anyway), from the build's manifest: on a portal
     page they load with the entry script instead of after the app has rendered its route."""
+    return "".join(
+        f'  <link rel="modulepreload" crossorigin href="{escape(url)}">\n  ' for url in _portal_chunks()
+    ).encode()
+
+
+ENTRY_SCRIPT = re.compile(rb'<script type="module" crossorigin src="(/assets/[^"]+)"></script>')
+MODULE_PRELOAD = re.compile(rb'\s*<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">')
+
+
+def _scripts_after_paint(page: bytes, chunks: list[str]) -> bytes:
+    """The portal login's page (issue 15): its entry script and every chunk the page would
+    preload (the build's and the portal's) named in a meta instead, which web/src/boot.ts turns
+    into the same script and links after the first paint. The login's card is painted from
+    the page (portal_login_boot): a phone shows it without waiting for the scripts, and
+    Lighthouse's simulated paint does not count their download."""
+    entry = ENTRY_SCRIPT.search(page)
+    if entry is None:
+        return page
+    preloads = [match.group(1).decode() for match in MODULE_PRELOAD.finditer(page)] + chunks
+    meta = (
+        f'<meta name="thg-entry" content="{escape(entry.group(1).decode())}"'
+        f' data-preload="{escape(" ".join(preloads))}" />'
+    ).encode()
+    page = page[: entry.start()] + meta + page[entry.end() :]
+    return MODULE_PRELOAD.sub(b"", page)
+
+
+def _portal_chunks() -> list[str]:
+    """The customer portal's chunk and every chunk it imports (not the entry's own), from the
+    build's manifest, as URLs; read once per build."""
     global _portal
     manifest = settings.WEB_DIST / ".vite" / "manifest.json"
     try:
         mtime = manifest.stat().st_mtime
     except FileNotFoundError:
-        return b""
+        return []
     if _portal is None or _portal[0] != mtime:
         chunks: dict[str, Any] = json.loads(manifest.read_bytes())
         loaded = {"index.html", *chunks.get("index.html", {}).get("imports", [])}
@@ -222,10 +345,7 @@ def _portal_preloads() -> bytes:
             seen.add(name)
             files.append(chunks[name]["file"])
             pending.extend(chunks[name].get("imports", []))
-        links = "".join(
-            f'  <link rel="modulepreload" crossorigin href="/{escape(file)}">\n  ' for file in files
-        )
-        _portal = (mtime, links.encode())
+        _portal = (mtime, [f"/{file}" for file in files])
     return _portal[1]
 
 

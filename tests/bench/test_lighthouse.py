@@ -12,7 +12,10 @@ interleaved (page after page, round after round), and the median is recorded wit
 
 LIGHTHOUSE_BEFORE=<a build's folder> (e.g. `vite build --outDir dist-before` of the commit to
 compare with) measures that build too, in the same rounds, each page right before the same page
-of the current build: a change's before and after under the same load.
+of the current build: a change's before and after under the same load. With
+LIGHTHOUSE_BEFORE_SOURCE=<a checkout's folder> (e.g. `git archive <commit> platform tenants
+themes | tar -x -C <folder>`) that build is served by that checkout's server code: a change to
+the server-rendered page measured the same way.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 import pytest
 
 from tests.bench.conftest import record
-from tests.lighthouse import CATEGORIES, PAGES, lighthouse, served_as_deployed
+from tests.lighthouse import CATEGORIES, PAGES, ROOT, lighthouse, served_as_deployed
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +40,7 @@ def port(django_db_setup: None) -> Iterator[int]:
 
 
 BEFORE = os.environ.get("LIGHTHOUSE_BEFORE", "")
+BEFORE_SOURCE = os.environ.get("LIGHTHOUSE_BEFORE_SOURCE", "")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +48,8 @@ def before_port(django_db_setup: None) -> Iterator[int | None]:
     if not BEFORE:
         yield None
         return
-    yield from served_as_deployed(Path(BEFORE).resolve())
+    source = Path(BEFORE_SOURCE).resolve() if BEFORE_SOURCE else ROOT
+    yield from served_as_deployed(Path(BEFORE).resolve(), source)
 
 
 def figures(result: dict[str, Any]) -> dict[str, Any]:

@@ -258,7 +258,14 @@ def test_the_portals_auth_screens_are_accessible(
     page = context.new_page()
     for path in ("/portal", "/portal/auth/verify-email", "/portal/auth/terms-and-conditions"):
         page.goto(partner_url("stadtwerk", path))
-        page.locator("main").wait_for()
+        # The login's card is painted from the page before the script (config.views): the
+        # login is up once its form is.
+        (page.get_by_test_id("portal-username") if path == "/portal" else page.locator("main")).wait_for()
         axe_check(page, path)
     expect(page.get_by_test_id("portal-terms")).to_be_visible()
+    # That card as the page paints it, before any script has run.
+    page.route("**/assets/*.js", lambda route: route.abort())
+    page.goto(partner_url("stadtwerk", "/portal/auth/login"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Kundenportal")
+    axe_check(page, "/portal/auth/login before the script")
     context.close()

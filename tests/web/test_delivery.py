@@ -235,7 +235,7 @@ def test_the_shell_names_the_partner_before_any_script(get: Get) -> None:
 def test_a_portal_page_fetches_the_portals_chunks_with_the_entry(built: None, get: Get) -> None:
     _, _, flow = get("autohaus", "/terms")
     assert b"portal-app-" not in flow
-    _, _, body = get("autohaus", "/portal/auth/login")
+    _, _, body = get("autohaus", "/portal/auth/signup")
     html = body.decode()
     chunks = re.findall(r'<link rel="modulepreload" crossorigin href="(/assets/[^"]+)">', html)
     assert any(re.fullmatch(r"/assets/portal-app-[\w-]{8}\.js", chunk) for chunk in chunks), chunks
@@ -244,6 +244,74 @@ def test_a_portal_page_fetches_the_portals_chunks_with_the_entry(built: None, ge
     assert not [chunk for chunk in chunks if re.match(r"/assets/(registrations|shell|pages)-", chunk)], chunks
     for chunk in chunks:
         assert get("autohaus", chunk)[0] == 200, chunk
+
+    # The login names the same scripts in a meta, for web/src/boot.ts to load after the page's
+    # first paint (its card, painted from the page): no script or preload of the app's before.
+    _, _, body = get("autohaus", "/portal/auth/login")
+    login = body.decode()
+    entry = _first_screen_files(html)[0]
+    meta = re.search(r'<meta name="thg-entry" content="([^"]+)" data-preload="([^"]+)" />', login)
+    assert meta, login
+    assert meta.group(1) == entry
+    assert meta.group(2).split() == chunks
+    assert "modulepreload" not in login
+    assert re.findall(r'<script [^>]*src="([^"]+)"', login) == [
+        file for file in re.findall(r'<script [^>]*src="([^"]+)"', html) if file != entry
+    ]
+    # where the entry's script was: once boot.ts has put it there, the page is the others' again
+    assert login.index('<meta name="thg-entry"') < login.index('<script type="module" async')
+
+
+@pytest.mark.parametrize("subdomain", ["autohaus", "stadtwerk", "wallbox"])
+def test_the_portal_login_paints_its_card_from_the_html(get: Get, subdomain: str) -> None:
+    """Issue 15: the login's title and line (its largest text) come with the page, in the
+    partner's card on its gradient; the form follows with the script, in place of a spinner."""
+    from tenants.models import Partner
+    from themes.compiler import theme_compile
+
+    partner = Partner.objects.get(subdomain=subdomain)
+    theme = theme_compile(partner.config, partner.kind)
+    for path in ("/portal", "/portal/auth/login", "/portal/auth/login/"):
+        status, _, body = get(subdomain, path)
+        html = body.decode()
+        assert status == 200, path
+        root = html.split('<div id="root">', 1)[1].split("</main></div>", 1)[0]
+        assert root.startswith('<main class="thg-auth"><div class="thg-card">'), path
+        assert "<h1>Kundenportal</h1><p>Melden Sie sich an, um Ihre Registrierungen zu sehen.</p>" in root
+        assert '<div class="thg-boot" role="progressbar" aria-label="Wird geladen">' in root
+        logo = theme["assets"]["logo"]
+        assert (f'<img src="{logo}" alt="{partner.name} Logo" />' if logo else f"<span>{partner.name}</span>") in root
+        style = html.split('<style>.thg-auth{', 1)[1].split("</style>", 1)[0]
+        assert theme["tokens"]["gradient"].replace(" 0%", "").replace(" 100%", "").replace(", ", ",") in style
+        h1 = theme["mui"]["typography"]["h1"]
+        assert f"font-size:{h1['fontSize']}" in style and f"text-align:{h1['textAlign']}" in style
+        assert html.index('<style>.thg-auth{') < html.index("</head>")
+    # Every other portal screen (and the flow) keeps the spinner: its title is another one.
+    for path in ("/portal/auth/signup", "/portal/registrations", "/"):
+        _, _, body = get(subdomain, path)
+        assert body.decode().split('<div id="root">', 1)[1].startswith('<div class="thg-boot"'), path
+
+
+def test_the_portal_logins_texts_are_the_apps() -> None:
+    """The server's copy of the login's title and line: the app's German texts."""
+    from config.views import PORTAL_LOGIN_DESCRIPTION, PORTAL_LOGIN_TITLE
+
+    source = (DIST.parents[1] / "web" / "src" / "portal" / "i18n.ts").read_text()
+    login = source.split("const de = {", 1)[1].split("login: {", 1)[1].split("}", 1)[0]
+    assert f'title: "{PORTAL_LOGIN_TITLE}",' in login
+    assert f'description: "{PORTAL_LOGIN_DESCRIPTION}",' in login
+
+
+def test_the_portal_login_card_takes_only_what_is_safe(client: Any) -> None:
+    from tenants.models import Partner
+
+    partner = Partner.objects.get(subdomain="autohaus")
+    config = {**partner.config, "logo": None}
+    Partner.objects.filter(pk=partner.pk).update(
+        config=config, name="A & B <GmbH>", config_version=partner.config_version + 1
+    )
+    html = client.get("/portal/auth/login", HTTP_HOST="autohaus.localhost").content.decode()
+    assert "<span>A &amp; B &lt;GmbH&gt;</span>" in html
 
 
 def test_the_shell_escapes_what_the_partner_configured(client: Any) -> None:

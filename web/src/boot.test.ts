@@ -66,3 +66,74 @@ describe("the early configuration call (boot.ts)", () => {
     expect((fetchMock.mock.calls[1] as [string])[0]).toBe("/api/configs/wallbox/");
   });
 });
+
+describe("the portal login's scripts after the first paint (boot.ts)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    document.head.innerHTML = "";
+  });
+
+  /** Fake timers; the frames the page paints are run by the test (paint()). */
+  let frames: FrameRequestCallback[] = [];
+  function paint(): void {
+    const due = frames;
+    frames = [];
+    due.forEach((callback) => callback(0));
+  }
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    frames = [];
+    vi.spyOn(window, "requestAnimationFrame").mockImplementation((callback) => frames.push(callback));
+  });
+
+  function nameEntry(): HTMLMetaElement {
+    const meta = document.createElement("meta");
+    meta.name = "thg-entry";
+    meta.content = "/assets/index-AbC.js";
+    meta.dataset.preload = "/assets/vendor-X.js /assets/portal-app-Y.js";
+    document.head.append(meta);
+    const boot = document.createElement("script");
+    boot.type = "module";
+    boot.src = "/assets/boot-Z.js";
+    document.head.append(boot);
+    return meta;
+  }
+
+  it("loads the entry in the meta's place and preloads its chunks, after the next frame", async () => {
+    nameEntry();
+    await runBoot();
+    expect(document.querySelector('script[src="/assets/index-AbC.js"]')).toBeNull();
+
+    paint(); // the next frame, then the task after it
+    expect(document.querySelector('script[src="/assets/index-AbC.js"]')).toBeNull();
+    vi.advanceTimersByTime(0);
+    const entry = document.querySelector<HTMLScriptElement>('script[type="module"][src]');
+    expect(entry?.getAttribute("src")).toBe("/assets/index-AbC.js"); // the page's first module script
+    expect(entry?.getAttribute("crossorigin")).toBe(""); // as the built page has it
+    expect(document.querySelector('meta[name="thg-entry"]')).toBeNull();
+    const preloads = [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')];
+    expect(preloads.map((link) => link.getAttribute("href"))).toEqual([
+      "/assets/vendor-X.js",
+      "/assets/portal-app-Y.js",
+    ]);
+
+    vi.advanceTimersByTime(1000); // once only
+    expect(document.querySelectorAll('script[src="/assets/index-AbC.js"]')).toHaveLength(1);
+  });
+
+  it("loads it in a tab that paints no frame (opened in the background) a second later", async () => {
+    nameEntry();
+    await runBoot();
+    vi.advanceTimersByTime(999);
+    expect(document.querySelector('script[src="/assets/index-AbC.js"]')).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(document.querySelector('script[src="/assets/index-AbC.js"]')).not.toBeNull();
+  });
+
+  it("does nothing on any other page", async () => {
+    await runBoot();
+    vi.advanceTimersByTime(2000);
+    expect(document.querySelector("script, link")).toBeNull();
+  });
+});

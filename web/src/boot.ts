@@ -23,3 +23,32 @@ if (subdomain && window.thgConfigCall === undefined) {
   response.catch(() => {}); // a failure is the app's to report, when it takes the answer
   window.thgConfigCall = { url, response };
 }
+
+// The portal's login (config.views, PORTAL_LOGIN_PATHS): the server paints the login's card
+// from the page and names the app's scripts in a meta instead of loading them. They are
+// fetched after that first paint (a frame later), so the paint, which is the page's largest
+// text, waits for nothing but the page and its fonts. The entry takes the meta's place: the
+// page is then the one every other route gets (version-check.tsx reads its entry from there).
+const entry = document.querySelector<HTMLMetaElement>('meta[name="thg-entry"]');
+if (entry) {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const href of (entry.dataset.preload ?? "").split(" ").filter(Boolean)) {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.crossOrigin = "";
+      link.href = href;
+      document.head.append(link);
+    }
+    const script = document.createElement("script");
+    script.type = "module";
+    script.crossOrigin = "";
+    script.src = entry.content;
+    entry.replaceWith(script);
+  };
+  // After the frame that paints the card; a tab opened in the background paints none.
+  requestAnimationFrame(() => setTimeout(start, 0));
+  setTimeout(start, 1000);
+}

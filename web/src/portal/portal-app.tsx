@@ -21,9 +21,10 @@ import { portalClear } from "./lib/portal-store";
 import { PORTAL_PATHS } from "./paths";
 import { LoginView, ResetPanel } from "./routes/login";
 
-// The login comes with the portal's chunk (the server preloads it on portal pages); every other
-// portal screen is a chunk of its own, fetched once the login is up (lazy-screen.ts), so a
-// phone opening the login downloads and runs only what the login needs.
+// The login comes with the portal's chunk (the server preloads it on portal pages; on the
+// login's own, boot.ts does after the first paint); every other portal screen is a chunk of its
+// own, fetched once the login is up (lazy-screen.ts), so a phone opening the login downloads
+// and runs only what the login needs.
 const Shell = lazyScreen(() => import("./components/shell"), "Shell");
 const RegistrationsView = lazyScreen(() => import("./routes/registrations"), "RegistrationsView");
 const PortalImpressum = lazyScreen(() => import("./routes/pages"), "PortalImpressum");

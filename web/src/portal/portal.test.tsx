@@ -636,5 +636,10 @@ describe("the new-version check", () => {
       "/assets/index-AbC.js",
     );
     expect(entryScript("<html></html>")).toBeNull();
+    // The login's page names it in a meta (loaded after the first paint), before boot's script.
+    const login =
+      '<meta name="thg-entry" content="/assets/index-AbC.js" data-preload="/assets/vendor-X.js" />' +
+      '<script type="module" async crossorigin src="/assets/boot-Xyz.js"></script>';
+    expect(entryScript(login)).toBe("/assets/index-AbC.js");
   });
 });

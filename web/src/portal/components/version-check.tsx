@@ -7,9 +7,17 @@ import { browser } from "@/shared/lib/browser";
 
 export const VERSION_CHECK_MS = 5 * 60 * 1000;
 
-/** The app's entry script in a page: a new build has a new hashed name. */
+/**
+ * The app's entry script in a page: a new build has a new hashed name. The portal's login names
+ * it in a meta, loaded after the first paint (boot.ts), every other page in its script tag.
+ */
 export function entryScript(html: string): string | null {
-  return /<script[^>]*type="module"[^>]*src="([^"]+)"/.exec(html)?.[1] ?? /<script[^>]*src="([^"]+)"[^>]*type="module"/.exec(html)?.[1] ?? null;
+  return (
+    /<meta name="thg-entry" content="([^"]+)"/.exec(html)?.[1] ??
+    /<script[^>]*type="module"[^>]*src="([^"]+)"/.exec(html)?.[1] ??
+    /<script[^>]*src="([^"]+)"[^>]*type="module"/.exec(html)?.[1] ??
+    null
+  );
 }
 
 /** Checks now and then whether a new version was deployed and offers 'Update Now' or Cancel. */
