@@ -1053,6 +1053,13 @@ class _Layers:
     values: np.ndarray
     bordered: np.ndarray
     offset: tuple[float, float]
+    _boxes: dict[str, tuple[int, int, int, int] | None] = field(default_factory=dict)
+
+    def value_box(self, code: str) -> tuple[int, int, int, int] | None:
+        """_value_box of the field, found once (the legibility check and the reads share it)."""
+        if code not in self._boxes:
+            self._boxes[code] = _value_box(self.values, code, self.offset)
+        return self._boxes[code]
 
 
 def page_layers(flat: np.ndarray) -> _Layers:
@@ -1064,13 +1071,13 @@ def page_layers(flat: np.ndarray) -> _Layers:
 def value_contrast(layers: _Layers) -> float | None:
     """How dark the printed values stand out from the paper (see LEGIBLE), or None when fewer
     than three of them were found: no value dark enough to stand out at all."""
-    gray = cv2.cvtColor(np.asarray(layers.flat, np.float32), cv2.COLOR_BGR2GRAY)
     contrasts = []
     for code in LEGIBILITY_PROBES:
-        box = _value_box(layers.values, code, layers.offset)
-        cut = _cut(gray, box) if box else None
-        if cut is not None and cut.size >= 50:
-            contrasts.append(float(np.percentile(cut, 95) - np.percentile(cut, 3)))
+        box = layers.value_box(code)
+        cut = _cut(layers.flat, box) if box else None
+        if cut is not None and cut.shape[0] * cut.shape[1] >= 50:
+            gray = cv2.cvtColor(np.asarray(cut, np.float32), cv2.COLOR_BGR2GRAY)
+            contrasts.append(float(np.percentile(gray, 95) - np.percentile(gray, 3)))
     return float(np.median(contrasts)) if len(contrasts) >= 3 else None
 
 
@@ -1090,7 +1097,7 @@ def read_page_fields(
         reads[code] = [ocr.read_line(first, whitelist=whitelist, lang=lang)]
         if code not in VOTED or _sure(code, reads):
             continue
-        box = _value_box(values, code, offset) if code in SECOND_ENGINE_FIELDS else None
+        box = layers.value_box(code) if code in SECOND_ENGINE_FIELDS else None
         value = (_cut(values, box), _cut(bordered, box)) if box else None
         for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset), value):
             if engine == "tesseract":
