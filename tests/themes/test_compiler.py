@@ -106,3 +106,14 @@ def test_the_web_apps_contract_fixtures_are_what_the_compiler_makes(kind: str) -
     }
 
     assert fixture["theme"] == theme_compile(config_normalise(config), kind)
+
+
+def test_every_scan_refusal_code_has_its_message() -> None:
+    """The upload screen shows `error.<code>` for a scan refused with any IMGC code the server
+    sends (registrations.errors): none without its German text."""
+    from registrations import errors
+    from themes.texts import FIXED_DE
+
+    codes = {value for value in vars(errors).values() if isinstance(value, str) and value.startswith("IMGC")}
+    assert {"IMGC001", "IMGC002", "IMGC003", "IMGC007"} <= codes
+    assert not {code for code in codes if f"error.{code}" not in FIXED_DE}

@@ -168,7 +168,9 @@ export const systemConstraints = [
 ];
 
 /** The server's answer to a refused scan (registrations/intake.py): IMGC001 names the size and both limits. */
-export function scanErrorBody(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005") {
+export type ScanErrorCode = "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005" | "IMGC007";
+
+export function scanErrorBody(code: ScanErrorCode) {
   return {
     zlb_scan: {
       error_code: code,
@@ -177,7 +179,7 @@ export function scanErrorBody(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004
   };
 }
 
-export function scanError(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005") {
+export function scanError(code: ScanErrorCode) {
   return [
     ...systemConstraints,
     http.post("/api/bev_registrations/", () => HttpResponse.json(scanErrorBody(code), { status: 400 })),

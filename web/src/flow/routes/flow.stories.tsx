@@ -7,7 +7,7 @@ import { expect, userEvent, waitFor, within } from "storybook/test";
 
 import { EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
-import { scanError, systemConstraints, TOKENS, verifyingForever, wrongCode } from "@/stories/handlers";
+import { scanError, type ScanErrorCode, systemConstraints, TOKENS, verifyingForever, wrongCode } from "@/stories/handlers";
 
 const CHECKLIST = { ...EMPTY_CHECKLIST, currentYear: true, terms: true };
 const LOGGED_IN = { tokens: TOKENS, authenticated: true, checklist: CHECKLIST, email: "erika@example.de" };
@@ -83,7 +83,7 @@ async function uploadInput(canvasElement: HTMLElement): Promise<HTMLInputElement
   return input;
 }
 
-function scanErrorStory(code: "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004"): Story {
+function scanErrorStory(code: Exclude<ScanErrorCode, "IMGC005">): Story {
   return {
     name: `ImageUploadWrapper: ${code}`,
     args: { route: "/upload", store: LOGGED_IN },
@@ -101,6 +101,7 @@ export const ScanTooSmall: Story = { ...scanErrorStory("IMGC001"), tags: ["deskt
 export const ScanNotADocument: Story = { ...scanErrorStory("IMGC002"), tags: ["desktop"] };
 export const ScanNotClassifiable: Story = { ...scanErrorStory("IMGC003"), tags: ["desktop"] };
 export const ScanWrongType: Story = { ...scanErrorStory("IMGC004"), tags: ["desktop"] };
+export const ScanTooBlurred: Story = { ...scanErrorStory("IMGC007"), tags: ["desktop"] };
 export const ScanTooLarge: Story = {
   name: "ImageUploadWrapper: IMGC005 (over 10 MB)",
   args: { route: "/upload", store: LOGGED_IN },
