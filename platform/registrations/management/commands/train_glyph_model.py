@@ -1,0 +1,237 @@
+"""Train the glyph reader's classifier (registrations.glyphs) and write glyph_model.npz.
+
+    make glyph-model      (installs the fonts below from Debian, then runs this command)
+
+Lines of random VIN characters and dates are drawn in the monospace fonts of TRAINING_FONTS,
+degraded as a phone photo degrades the printed values (blur of 0.02-0.4 mm on the paper, a
+picture of 3.2-11 pixels per mm, JPEG quality 35-95, noise, faint ink, remnants of box borders
+and specks), turned into the reader's ink layer at the page's scale, and cut into cells as the
+reader cuts them (with the cells' edges jittered by up to an eighth of the pitch). A two-layer
+perceptron is trained on them with Adam, in numpy (no learning framework is a dependency;
+scikit-learn's MLPClassifier would do the same, at the cost of one for 80 lines).
+
+The fonts the test documents are printed in are excluded (EXCLUDED_FAMILIES): the reader is
+measured on a font it never saw.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from django.core.management.base import BaseCommand, CommandError
+from PIL import Image, ImageDraw, ImageFont
+
+from registrations import glyphs
+
+FONT_ROOT = Path("/usr/share/fonts")
+# (Debian package, font file under /usr/share/fonts)
+TRAINING_FONTS = (
+    ("fonts-urw-base35", "opentype/urw-base35/NimbusMonoPS-Regular.otf"),
+    ("fonts-urw-base35", "opentype/urw-base35/NimbusMonoPS-Bold.otf"),
+    ("fonts-go", "fonts-go/Go-Mono.ttf"),
+    ("fonts-go", "fonts-go/Go-Mono-Bold.ttf"),
+    ("fonts-league-mono", "opentype/league-mono/LeagueMono-Regular.otf"),
+    ("fonts-league-mono", "opentype/league-mono/LeagueMono-NarrowRegular.otf"),
+    ("fonts-league-mono", "opentype/league-mono/LeagueMono-SemiBold.otf"),
+    ("fonts-3270", "truetype/3270/3270-Regular.ttf"),
+    ("fonts-agave", "truetype/agave/agave-r-autohinted.ttf"),
+    ("fonts-anonymous-pro", "truetype/anonymous-pro/Anonymous Pro.ttf"),
+    ("fonts-firacode", "truetype/firacode/FiraCode-Regular.ttf"),
+    ("fonts-jetbrains-mono", "truetype/jetbrains-mono/JetBrainsMono-Regular.ttf"),
+    ("fonts-jetbrains-mono", "truetype/jetbrains-mono/JetBrainsMono-Bold.ttf"),
+    ("fonts-noto-mono", "truetype/noto/NotoMono-Regular.ttf"),
+    ("fonts-noto-core", "truetype/noto/NotoSansMono-Bold.ttf"),
+    ("fonts-oxygen", "truetype/oxygen/OxygenMono-Regular.ttf"),
+    ("fonts-freefont-ttf", "truetype/freefont/FreeMono.ttf"),
+    ("fonts-freefont-ttf", "truetype/freefont/FreeMonoBold.ttf"),
+    ("fonts-inconsolata", "truetype/inconsolata/Inconsolata.otf"),
+    ("fonts-hermit", "truetype/hermit/Hermit-medium.otf"),
+)
+# the test documents' fonts (tests/fixtures/zlb/realistic.py), and those drawn from them
+EXCLUDED_FAMILIES = ("liberation", "dejavu", "cousine", "hack", "vera", "menlo")
+DATE_SHARE = 0.25
+
+
+def font_packages() -> list[str]:
+    return sorted({package for package, _ in TRAINING_FONTS})
+
+
+def random_text(rng: random.Random) -> str:
+    if rng.random() < DATE_SHARE:
+        return f"{rng.randint(1, 28):02d}.{rng.randint(1, 12):02d}.{rng.randint(1990, 2026)}"
+    return "".join(rng.choice(glyphs.GLYPHS[:-1]) for _ in range(rng.randint(8, 17)))
+
+
+def degraded_line(rng: random.Random, text: str, font_path: Path) -> np.ndarray:
+    """`text` printed, photographed and turned into the reader's ink layer (page scale, 10 px
+    per mm; 255 paper, 0 ink)."""
+    scale = 3  # drawn at 30 px per mm
+    em = rng.uniform(26, 33) * scale  # the values' font: 2.6-3.3 mm
+    font = ImageFont.truetype(str(font_path), int(em))
+    width, height = int(font.getlength(text)) + 40 * scale, int(em * 1.9)
+    image = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(image)
+    draw.text((20 * scale, int(em * 0.4)), text, font=font, fill=rng.randint(0, 50))
+    if rng.random() < 0.3:  # what is left of a box border beside or through the value
+        x = rng.uniform(0, width)
+        draw.line([(x, 0), (x, height)], fill=rng.randint(60, 200), width=rng.randint(3, 8))
+    if rng.random() < 0.2:
+        y = rng.choice([rng.uniform(0, em * 0.35), rng.uniform(em * 1.5, height)])
+        draw.line([(0, y), (width, y)], fill=rng.randint(60, 200), width=rng.randint(3, 8))
+    for _ in range(rng.choice([0, 0, 1, 3])):  # specks
+        cx, cy, r = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(3, 12)
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=rng.randint(80, 200))
+    pixels: np.ndarray = np.asarray(image, np.float32)
+    blur_mm = rng.choice([rng.uniform(0.02, 0.15), rng.uniform(0.12, 0.40)])
+    pixels = cv2.GaussianBlur(pixels, (0, 0), max(0.3, blur_mm * 10 * scale))
+    photo_px_per_mm = rng.uniform(3.2, 11.0)
+    factor = photo_px_per_mm / (10 * scale)
+    photo = cv2.resize(pixels, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    photo = 255 - (255 - photo) * rng.uniform(0.45, 1.0) - rng.uniform(0, 30)
+    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(2, 8), photo.shape)
+    photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
+    _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 95)])
+    decoded = cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE)
+    assert decoded is not None
+    photo = decoded.astype(np.float32)
+    page = cv2.resize(
+        photo, None, fx=10 / photo_px_per_mm, fy=10 / photo_px_per_mm, interpolation=cv2.INTER_CUBIC
+    )
+    # the light-flattened page's darkness, as legible as the reader accepts (registrations.reader
+    # LEGIBLE) up to a sharp scan, through the value layer's curve (_value_ink)
+    darkness = 1 - np.clip(page / max(float(np.percentile(page, 90)), 1.0), 0, 1)
+    darkness *= rng.uniform(0.35, 0.95) / max(float(np.percentile(darkness, 99.5)), 0.05)
+    ink = np.clip(darkness * 2.6 - 0.35, 0, 1)
+    return (255 * (1 - ink)).astype(np.uint8)
+
+
+def spread_cells(ink: np.ndarray, length: int) -> tuple[tuple[int, int], float, float]:
+    """Rows, start and pitch of `length` cells on a drawn line, which holds nothing but the
+    value: the ink's extent tells the pitch, the comb of cells (ink at the middles, little at
+    the edges) the rest."""
+    per_row = ink.sum(axis=1)
+    on_rows = np.flatnonzero(per_row > 0.15 * per_row.max())
+    profile = np.convolve(ink.sum(axis=0), np.ones(3) / 3, mode="same")
+    on = np.flatnonzero(profile > 0.15 * profile.max())
+    first, last = int(on[0]), int(on[-1])
+    best = (-np.inf, 0.0, 1.0)
+    for pitch in np.linspace((last - first) / (length - 0.2), (last - first) / (length - 1.2), 25):
+        for start in np.linspace(first - 0.4 * pitch, first + 0.1 * pitch, 12):
+            edges = start + np.arange(length + 1) * pitch
+            middles = np.clip(np.round(edges[:-1] + pitch / 2).astype(int), 0, len(profile) - 1)
+            borders = np.clip(np.round(edges).astype(int), 0, len(profile) - 1)
+            score = float(profile[middles].sum() - profile[borders].sum())
+            if score > best[0]:
+                best = (score, float(start), float(pitch))
+    return (int(on_rows[0]), int(on_rows[-1]) + 1), best[1], best[2]
+
+
+def training_cells(seed: int, count: int, fonts: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    rng = random.Random(seed)
+    features: list[np.ndarray] = []
+    labels: list[int] = []
+    while len(labels) < count:
+        text = random_text(rng)
+        line = degraded_line(rng, text, rng.choice(fonts))
+        ink = (255 - line.astype(np.float32)) / 255
+        if (line < 128).sum() < 20:
+            continue
+        rows, start, pitch = spread_cells(ink, len(text))
+        start += rng.uniform(-0.12, 0.12) * pitch
+        pitch *= rng.uniform(0.97, 1.03)
+        rows = (max(0, rows[0] + rng.randint(-2, 2)), rows[1] + rng.randint(-2, 2))
+        for k, char in enumerate(text):
+            cell = glyphs.cut(ink, rows, round(start + k * pitch), round(start + (k + 1) * pitch))
+            features.append(glyphs.features(cell))
+            labels.append(glyphs.GLYPHS.index(char))
+    return np.array(features, np.float32), np.array(labels, np.int64)
+
+
+def train(
+    x: np.ndarray,
+    y: np.ndarray,
+    sizes: list[int],
+    epochs: int,
+    log: Any,
+    check: tuple[np.ndarray, np.ndarray],
+) -> glyphs.Model:
+    """Softmax cross-entropy, Adam (learning rate 1e-3, batches of 256), He initialisation."""
+    init = np.random.default_rng(0)
+    weights = [
+        init.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
+        for a, b in zip(sizes, sizes[1:], strict=False)
+    ]
+    biases = [np.zeros(b, np.float32) for b in sizes[1:]]
+    net = glyphs.Model(weights, biases)
+    params = net.weights + net.biases
+    first: list[np.ndarray] = [np.zeros_like(p) for p in params]
+    second: list[np.ndarray] = [np.zeros_like(p) for p in params]
+    step = 0
+    order_rng = np.random.default_rng(1)
+    layers = len(net.weights)
+    for epoch in range(epochs):
+        order = order_rng.permutation(len(y))
+        for begin in range(0, len(y), 256):
+            batch = order[begin : begin + 256]
+            activations = [x[batch]]
+            for i in range(layers):
+                out = activations[-1] @ net.weights[i] + net.biases[i]
+                activations.append(np.maximum(out, 0) if i < layers - 1 else out)
+            logits = activations[-1] - activations[-1].max(axis=1, keepdims=True)
+            grad = np.exp(logits)
+            grad /= grad.sum(axis=1, keepdims=True)
+            grad[np.arange(len(batch)), y[batch]] -= 1
+            grad /= len(batch)
+            grads_w: list[np.ndarray] = [np.empty(0)] * layers
+            grads_b: list[np.ndarray] = [np.empty(0)] * layers
+            for i in range(layers - 1, -1, -1):
+                grads_w[i] = activations[i].T @ grad
+                grads_b[i] = grad.sum(axis=0)
+                if i:
+                    grad = (grad @ net.weights[i].T) * (activations[i] > 0)
+            step += 1
+            for k, (param, g) in enumerate(zip(params, grads_w + grads_b, strict=True)):
+                first[k] = 0.9 * first[k] + 0.1 * g
+                second[k] = 0.999 * second[k] + 0.001 * g * g
+                update = 1e-3 * (first[k] / (1 - 0.9**step)) / (np.sqrt(second[k] / (1 - 0.999**step)) + 1e-8)
+                param -= np.asarray(update, np.float32)
+        accuracy = float((net.proba(check[0]).argmax(axis=1) == check[1]).mean())
+        log(f"epoch {epoch + 1}/{epochs}: held-out cells read right {accuracy:.3f}")
+    return net
+
+
+class Command(BaseCommand):
+    help = "Train the glyph reader's classifier on degraded lines of monospace fonts (not the test fonts)."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--cells", type=int, default=300_000)
+        parser.add_argument("--epochs", type=int, default=20)
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--out", type=Path, default=glyphs.MODEL)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        fonts = [FONT_ROOT / path for _, path in TRAINING_FONTS]
+        missing = [str(f) for f in fonts if not f.exists()]
+        if missing:
+            raise CommandError(f"fonts missing (apt-get install {' '.join(font_packages())}): {missing}")
+        if any(name in str(f).lower() for f in fonts for name in EXCLUDED_FAMILIES):
+            raise CommandError("a test document's font is among the training fonts")
+        started = time.monotonic()
+        x, y = training_cells(options["seed"], options["cells"], fonts)
+        check = training_cells(options["seed"] + 1000, 5000, fonts)
+        self.stdout.write(f"{len(y)} cells in {time.monotonic() - started:.0f} s")
+        net = train(
+            x,
+            y,
+            [glyphs.CELL_W * glyphs.CELL_H, 512, 256, len(glyphs.GLYPHS)],
+            options["epochs"],
+            self.stdout.write,
+            check,
+        )
+        net.save(options["out"])
+        self.stdout.write(f"wrote {options['out']} after {time.monotonic() - started:.0f} s")
