@@ -14,7 +14,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook
-.PHONY: lint-web audit sourcemaps-upload storybook-baselines
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -169,6 +169,14 @@ test-py: python-deps
 bench: install build-web
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null; } || true
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
+
+## make glyph-model: retrain the reader's glyph classifier (platform/registrations/glyph_model.npz)
+## on monospace fonts from Debian (installed here when root; not the test documents' fonts);
+## about 10 minutes on two cores. The committed file is what this wrote.
+glyph-model: install
+	@[ "$$(id -u)" != 0 ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		$$($(PY) manage.py train_glyph_model --packages) >/dev/null
+	$(PY) manage.py train_glyph_model
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -6,9 +6,12 @@
 2. The printer's values are separated from the green pre-print by colour (box borders by
    shape, only where the template has them), and each field is read from its own box in
    process (registrations.ocr: libtesseract, one engine loaded per process) as a single line
-   with its own character whitelist. A field that is not sure is read again: by the second
-   engine (RapidOCR, installed from requirements-ocr.lock), from the crop with the box
-   borders left in, and from other preparations of the crop; the reads vote.
+   with its own character whitelist. A field that is not sure is read again: by the glyph
+   reader (registrations.glyphs: a value of known length cut into its monospace cells, each
+   read by a small classifier), by the second engine (RapidOCR, installed from
+   requirements-ocr.lock), from the crop with the box borders left in, and from other
+   preparations of the crop; the reads vote. No value is stored on one reader's word: two
+   readers agree on it, or the glyph reader's date has each digit in an OCR engine's read.
    A VIN is chosen among the engine's own alternatives only where the check digit or a known
    WMI confirms the choice, and without a confirming check digit it needs two reads (of both
    engines when there are two) that agree, or both engines' reads put together place by place

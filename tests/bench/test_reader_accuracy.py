@@ -10,7 +10,7 @@ upload's own intake (scan_prepare) first.
 "bare" is one plain Tesseract page run (deu, psm 3) on the same prepared image, the time
 baseline the issue names. READER_BENCH_READERS=after,bare skips the old reader.
 The second engine (RapidOCR) takes part when it is installed; READER_SECOND_ENGINE=0 leaves
-it out (to compare both in one environment).
+it out (to compare both in one environment); READER_GLYPHS=0 leaves out the glyph reader.
 """
 
 from __future__ import annotations

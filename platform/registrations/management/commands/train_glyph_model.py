@@ -213,8 +213,14 @@ class Command(BaseCommand):
         parser.add_argument("--epochs", type=int, default=20)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--out", type=Path, default=glyphs.MODEL)
+        parser.add_argument(
+            "--packages", action="store_true", help="print the fonts' Debian packages and stop"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["packages"]:
+            self.stdout.write(" ".join(font_packages()))
+            return
         fonts = [FONT_ROOT / path for _, path in TRAINING_FONTS]
         missing = [str(f) for f in fonts if not f.exists()]
         if missing:
