@@ -1011,6 +1011,10 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
             code, conf, _ = _vote(codes)
             out.values["energy_code"] = code
             out.confidence["10"] = round(conf * 0.8, 2)
+        elif (wider := _wider_code(reads["10"], named)) is not None:
+            code, conf = wider
+            out.values["energy_code"] = code
+            out.confidence["10"] = round(conf * 0.8, 2)
     if not codes and len(named) == 1 and (fuel_reads >= 2 or fuel_conf >= SURE["P.3"]):
         # P.3's word, read surely, allows one code, no read of 10 is a known code, and a read
         # has that code's shape with a blurred 0 taken for a 6, 8 or 9 (9094, 0904 for 0004)
@@ -1050,6 +1054,23 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
     elif any(line.text for line in reads["2.1"]):
         out.unread.append("2.1")
     return out
+
+
+def _wider_code(reads: Sequence[ocr.Line], named: list[str]) -> tuple[str, float] | None:
+    """A code two readers read alike whose words take in all the words of a code P.3's word
+    names: P.3 read in part, not against it (poor photos: MYBA.DIESEL/E names diesel, 0002,
+    for a hybrid's HYBR.DIESEL/E, 0010, which three readers read; P.3 saying BENZIN is
+    still against 0010)."""
+    by: dict[str, set[str]] = {}
+    confidence: dict[str, float] = {}
+    for line in reads:
+        match = ENERGY_CODE.search(line.text)
+        code = match.group(1) if match else None
+        if code in ENERGY_WORDS and any(set(ENERGY_WORDS[n]) < set(ENERGY_WORDS[code]) for n in named):
+            by.setdefault(code, set()).add(line.engine)
+            confidence[code] = max(confidence.get(code, 0.0), line.confidence)
+    agreed = [code for code, engines in by.items() if len(engines) >= 2]
+    return (agreed[0], confidence[agreed[0]]) if len(agreed) == 1 else None
 
 
 # What a blurred 0 is read as: its round shape with a stroke or a loop too many

@@ -142,3 +142,18 @@ def test_two_readers_agreeing_on_a_date_store_it_with_a_third_disagreeing() -> N
     # three readers are enough (before, both OCR engines had to agree)
     reads = [tess("16.67.2018", 0.8), glyph("16.07.2018"), ocr.Line("16.07.2018", 0.9, engine="rapidocr")]
     assert _read_fields(lines_for(B=reads)).values["first_registration"] == datetime.date(2018, 7, 16)
+
+
+def test_code_10_that_p3_read_in_part_takes_in_needs_two_readers() -> None:
+    rapid = ocr.Line("0010", 0.99, engine="rapidocr")
+    # P.3 read as MYBA.DIESEL/E names diesel (0002); the hybrid's 0010 has diesel's word and more
+    fields = _read_fields(
+        lines_for(P_3=[tess("MYBA.DIESEL/E", 0.35)], **{"10": [tess("0018", 0.1), glyph("0010"), rapid]})
+    )
+    assert fields.values["energy_code"] == "0010" and "10" not in fields.cross_checked
+    # one reader alone: unread
+    fields = _read_fields(lines_for(P_3=[tess("MYBA.DIESEL/E", 0.35)], **{"10": [tess("0018", 0.1), rapid]}))
+    assert "energy_code" not in fields.values and "10" in fields.unread
+    # P.3 saying petrol is against a diesel hybrid, however many readers read it
+    fields = _read_fields(lines_for(P_3=[tess("BENZIN", 0.9)], **{"10": [glyph("0010"), rapid]}))
+    assert "energy_code" not in fields.values
