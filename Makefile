@@ -171,12 +171,16 @@ bench: install build-web
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
 ## make glyph-model: retrain the reader's glyph classifier (platform/registrations/glyph_model.npz)
-## on monospace fonts from Debian (installed here when root; not the test documents' fonts);
-## about 10 minutes on two cores. The committed file is what this wrote.
+## on monospace fonts from Debian packages, unpacked under var/glyph-fonts (not installed: fonts
+## installed system-wide change Chromium's fallback fonts and with them every screenshot
+## baseline); not the test documents' fonts. About 10 minutes on two cores. The committed
+## file is what this wrote.
+GLYPH_FONTS_DIR = var/glyph-fonts
 glyph-model: install
-	@[ "$$(id -u)" != 0 ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		$$($(PY) manage.py train_glyph_model --packages) >/dev/null
-	$(PY) manage.py train_glyph_model
+	mkdir -p $(GLYPH_FONTS_DIR)
+	cd $(GLYPH_FONTS_DIR) && apt-get download -q $$($(CURDIR)/$(PY) $(CURDIR)/manage.py train_glyph_model --packages) \
+		&& for deb in *.deb; do dpkg -x $$deb .; done
+	$(PY) manage.py train_glyph_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -1,6 +1,7 @@
 """Train the glyph reader's classifier (registrations.glyphs) and write glyph_model.npz.
 
-    make glyph-model      (installs the fonts below from Debian, then runs this command)
+    make glyph-model      (unpacks the fonts below from their Debian packages under
+                           var/glyph-fonts, then runs this command with --fonts there)
 
 Lines of random VIN characters and dates are drawn in the monospace fonts of TRAINING_FONTS,
 degraded as a phone photo degrades the printed values (blur of 0.02-0.4 mm on the paper, a
@@ -45,7 +46,7 @@ TRAINING_FONTS = (
     ("fonts-jetbrains-mono", "truetype/jetbrains-mono/JetBrainsMono-Regular.ttf"),
     ("fonts-jetbrains-mono", "truetype/jetbrains-mono/JetBrainsMono-Bold.ttf"),
     ("fonts-noto-mono", "truetype/noto/NotoMono-Regular.ttf"),
-    ("fonts-noto-core", "truetype/noto/NotoSansMono-Bold.ttf"),
+    ("fonts-noto-mono", "truetype/noto/NotoSansMono-Bold.ttf"),
     ("fonts-oxygen", "truetype/oxygen/OxygenMono-Regular.ttf"),
     ("fonts-freefont-ttf", "truetype/freefont/FreeMono.ttf"),
     ("fonts-freefont-ttf", "truetype/freefont/FreeMonoBold.ttf"),
@@ -214,6 +215,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--out", type=Path, default=glyphs.MODEL)
         parser.add_argument(
+            "--fonts", type=Path, default=FONT_ROOT, help="where the fonts' share/fonts tree is"
+        )
+        parser.add_argument(
             "--packages", action="store_true", help="print the fonts' Debian packages and stop"
         )
 
@@ -221,7 +225,7 @@ class Command(BaseCommand):
         if options["packages"]:
             self.stdout.write(" ".join(font_packages()))
             return
-        fonts = [FONT_ROOT / path for _, path in TRAINING_FONTS]
+        fonts = [options["fonts"] / path for _, path in TRAINING_FONTS]
         missing = [str(f) for f in fonts if not f.exists()]
         if missing:
             raise CommandError(f"fonts missing (apt-get install {' '.join(font_packages())}): {missing}")
