@@ -9,7 +9,7 @@ better (bench poor photos: VINs read exactly 2 of 29 by Tesseract, 4 by RapidOCR
 reader; measured before it took part).
 
 The classifier (a two-layer perceptron over the cell's 16 x 24 grey pixels, numpy only) was
-trained by `manage.py train_glyph_model` on lines of 19 monospace fonts from Debian packages,
+trained by `manage.py train_glyph_model` on lines of 20 monospace fonts from Debian packages,
 degraded as photos degrade them (blur, a small picture, JPEG, noise, faint ink, border remnants
 and specks). The fonts the test documents are printed in (Liberation Mono, DejaVu Sans Mono
 and the fonts drawn from them) were left out of training: the bench measures how it reads a

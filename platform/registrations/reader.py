@@ -221,6 +221,13 @@ def _border_zones() -> np.ndarray:
 BORDER_ZONES = _border_zones()
 
 
+def ink_curve(darkness: np.ndarray) -> np.ndarray:
+    """How much of a pixel is ink (0..1) from its darkness against the paper: the faint
+    security print drops out, the values' strokes saturate (the glyph model is trained through
+    the same curve)."""
+    return np.clip(darkness * 2.6 - 0.35, 0, 1)
+
+
 def _value_ink(flat: np.ndarray) -> np.ndarray:
     """How much of each pixel is the printer's dark ink (0..1): the form's green print goes by
     colour where the colour survived (JPEG halves the colour resolution: thin green lines
@@ -230,7 +237,7 @@ def _value_ink(flat: np.ndarray) -> np.ndarray:
     darkness = 1.0 - cv2.transform(pixels, np.array([[1 / 3, 1 / 3, 1 / 3]], np.float32))
     greenness = cv2.transform(pixels, np.array([[-0.5, 1.0, -0.5]], np.float32))
     green = np.clip((greenness - 0.03) / 0.06, 0, 1)
-    return np.clip(darkness * (1 - green) * 2.6 - 0.35, 0, 1)
+    return ink_curve(darkness * (1 - green))
 
 
 def bordered_layer(flat: np.ndarray, ink: np.ndarray | None = None) -> np.ndarray:
@@ -280,7 +287,7 @@ def gray_layer(flat: np.ndarray) -> np.ndarray:
     border; here both stay (the glyph reader has seen borders through characters)."""
     gray = cv2.cvtColor(np.asarray(flat, np.float32), cv2.COLOR_BGR2GRAY)
     darkness = 1.0 - np.clip(gray / max(float(np.percentile(gray, 90)), 1e-3), 0, 1)
-    return (255 * (1 - np.clip(darkness * 2.6 - 0.35, 0, 1))).astype(np.uint8)
+    return (255 * (1 - ink_curve(darkness))).astype(np.uint8)
 
 
 def print_layer(flat: np.ndarray) -> np.ndarray:
@@ -917,6 +924,7 @@ def _digit_seen(digits: str, place: int, line: ocr.Line) -> int:
 def _voted_date(
     reads: list[ocr.Line], today: datetime.date, latest: datetime.date | None = None
 ) -> tuple[datetime.date | None, float, bool]:
+    """The date the reads vote for (see _decide_date), without the glyph reader's own rule."""
     candidates, later = [], 0
     for line in reads:
         value = _date(line.text)
@@ -945,8 +953,8 @@ def _voted_date(
     if len(reads) > 1 and (
         votes < 2 or (len(by) < min(2, len(engines)) and not _date_pair_closed(value, by, reads))
     ):
-        # the first read was not sure: a date then needs reads that agree, of each engine
-        # there is (poor photos: RapidOCR alone read 18.01.2014 for 10.01.2014, 15.07.2021 for
+        # the first read was not sure: a date then needs reads that agree, of two readers
+        # where there are two or more (poor photos: RapidOCR alone read 18.01.2014 for 10.01.2014, 15.07.2021 for
         # 15.07.2025, and twice 21.08.2021 for 21.08.2023, sure of each; measured)
         return None, 0.0, True
     return value, conf * (1.0 if votes >= 2 or len(reads) == 1 else 0.9), True

@@ -13,18 +13,9 @@ from PIL import Image, ImageDraw
 from registrations import glyphs, ocr
 from registrations.geometry import PX_PER_MM
 from registrations.management.commands import train_glyph_model
-from registrations.reader import FIELDS, VIN_ALPHABET, _read_fields, vin_check_digit, vin_valid
+from registrations.reader import VIN_ALPHABET, _read_fields, vin_check_digit, vin_valid
 from tests.fixtures.zlb import realistic
-
-
-def lines_for(**reads: list[ocr.Line]) -> dict[str, list[ocr.Line]]:
-    lines: dict[str, list[ocr.Line]] = {code: [] for code in FIELDS}
-    lines.update({code.replace("_", "."): value for code, value in reads.items()})
-    return lines
-
-
-def tess(text: str, confidence: float = 0.9, choices: tuple = ()) -> ocr.Line:  # type: ignore[type-arg]
-    return ocr.Line(text, confidence, choices)
+from tests.registrations.test_reader_fields import lines_for, tess
 
 
 def glyph(text: str, confidence: float = 0.95) -> ocr.Line:

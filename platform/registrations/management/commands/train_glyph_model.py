@@ -28,6 +28,7 @@ from django.core.management.base import BaseCommand, CommandError
 from PIL import Image, ImageDraw, ImageFont
 
 from registrations import glyphs
+from registrations.reader import ink_curve
 
 FONT_ROOT = Path("/usr/share/fonts")
 # (Debian package, font file under /usr/share/fonts)
@@ -104,10 +105,10 @@ def degraded_line(rng: random.Random, text: str, font_path: Path) -> np.ndarray:
         photo, None, fx=10 / photo_px_per_mm, fy=10 / photo_px_per_mm, interpolation=cv2.INTER_CUBIC
     )
     # the light-flattened page's darkness, as legible as the reader accepts (registrations.reader
-    # LEGIBLE) up to a sharp scan, through the value layer's curve (_value_ink)
+    # LEGIBLE) up to a sharp scan, through the value layer's curve (reader.ink_curve)
     darkness = 1 - np.clip(page / max(float(np.percentile(page, 90)), 1.0), 0, 1)
     darkness *= rng.uniform(0.35, 0.95) / max(float(np.percentile(darkness, 99.5)), 0.05)
-    ink = np.clip(darkness * 2.6 - 0.35, 0, 1)
+    ink = ink_curve(darkness)
     return (255 * (1 - ink)).astype(np.uint8)
 
 
