@@ -170,11 +170,12 @@ bench: install build-web
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null; } || true
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
-## make glyph-model: retrain the reader's glyph classifier (platform/registrations/glyph_model.npz)
+## make glyph-model: retrain the reader's glyph classifiers (platform/registrations/glyph_model.npz
+## and glyph_conv.npz)
 ## on monospace fonts from Debian packages, unpacked under var/glyph-fonts (not installed: fonts
 ## installed system-wide change Chromium's fallback fonts and with them every screenshot
-## baseline); not the test documents' fonts. About 10 minutes on two cores. The committed
-## file is what this wrote.
+## baseline); not the test documents' fonts. About 35 minutes on two cores. The committed
+## files are what this wrote.
 GLYPH_FONTS_DIR = var/glyph-fonts
 glyph-model: install
 	mkdir -p $(GLYPH_FONTS_DIR)
