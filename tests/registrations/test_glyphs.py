@@ -13,7 +13,14 @@ from PIL import Image, ImageDraw
 from registrations import glyphs, ocr
 from registrations.geometry import PX_PER_MM
 from registrations.management.commands import train_glyph_model
-from registrations.reader import GLYPH_VIN_ALONE, VIN_ALPHABET, _read_fields, vin_check_digit, vin_valid
+from registrations.reader import (
+    GLYPH_DATE_ALONE,
+    GLYPH_VIN_ALONE,
+    VIN_ALPHABET,
+    _read_fields,
+    vin_check_digit,
+    vin_valid,
+)
 from tests.fixtures.zlb import realistic
 from tests.registrations.test_reader_fields import lines_for, tess
 
@@ -180,6 +187,21 @@ def test_a_glyph_read_date_needs_each_digit_seen_by_an_ocr_engine() -> None:
     # no OCR read has the 0 anywhere: unread, not the glyph reader's word alone
     fields = _read_fields(lines_for(B=[tess("16.01.2014", 0.3), glyph("10.01.2014")]))
     assert "first_registration" not in fields.values and "B" in fields.unread
+
+
+def test_a_glyph_read_date_alone_needs_sure_cells_and_no_other_year_read() -> None:
+    # poor-027: Tesseract read 0627014 three times, RapidOCR 0; the glyph reader 06.02.2014
+    garbled = [tess("0627014", 0.0), ocr.Line("0", 0.3, engine="rapidocr")]
+    fields = _read_fields(lines_for(B=[*garbled, glyph("06.02.2014", GLYPH_DATE_ALONE)]))
+    assert fields.values["first_registration"] == datetime.date(2014, 2, 6)
+    fields = _read_fields(lines_for(B=[*garbled, glyph("06.02.2014", GLYPH_DATE_ALONE - 0.01)]))
+    assert "first_registration" not in fields.values and "B" in fields.unread
+    # poor-030: 18.11.2019 read with 0.957 for 18.11.2014, while Tesseract showed 2018
+    fields = _read_fields(lines_for(B=[tess("61.2018", 0.0), glyph("18.11.2019", 0.99)]))
+    assert "first_registration" not in fields.values and "B" in fields.unread
+    # a date in the future is no date, however sure
+    fields = _read_fields(lines_for(B=[tess("", 0.0), glyph("07.04.2099", 0.99)]))
+    assert "first_registration" not in fields.values
 
 
 def test_two_readers_agreeing_on_a_date_store_it_with_a_third_disagreeing() -> None:
