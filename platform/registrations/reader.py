@@ -111,6 +111,8 @@ GLYPH_FIELDS = {
     "B": (10, "0123456789.", "gray"),
     "I": (10, "0123456789.", "gray"),
     "10": (4, "0123456789", "gray"),
+    # two cells: M1, N1 and the other two-character classes; an L-class's L3 of L3e is no class
+    "J": (2, "MNOL1234567", "values"),
 }
 SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
 # World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
@@ -940,6 +942,9 @@ GLYPH_ALTERNATIVES_ONLY = 1
 # the valid dates no OCR read agreed with, 8 read with 0.96 or more were right; 18.11.2019 for
 # 18.11.2014 had 0.957, and Tesseract's 61.2018 showed another year)
 GLYPH_DATE_ALONE = 0.96
+# The glyph reader's class where no OCR read is one (poor photos of seeds 0-179: M1 and N1 read
+# with 0.96 or more, 13, all right; N2 for M1 had 0.918)
+GLYPH_CLASS_ALONE = 0.96
 
 
 def _digit_seen(digits: str, place: int, line: ocr.Line) -> int:
@@ -1020,7 +1025,21 @@ def _read_fields(lines: Mapping[str, tuple[str, float] | Sequence[ocr.Line]]) ->
         out.confidence["I"] = round(this_conf, 2)
 
     # J: the vehicle class from the EU list, L-classes included
-    classes = [(k, line.confidence) for line in reads["J"] if (k := _vehicle_class(line.text))]
+    classes = [
+        (k, line.confidence)
+        for line in reads["J"]
+        if line.engine != "glyphs" and (k := _vehicle_class(line.text))
+    ]
+    if not classes:
+        # no OCR read is a class: the glyph reader's two cells, when both are sure (a longer
+        # class, M1G, read by an OCR engine is never cut to its first two)
+        classes = [
+            (k, line.confidence * 0.9)
+            for line in reads["J"]
+            if line.engine == "glyphs"
+            and line.confidence >= GLYPH_CLASS_ALONE
+            and (k := _vehicle_class(line.text))
+        ]
     if classes:
         klass, conf, _ = _vote(classes)
         out.values["vehicle_class"] = klass

@@ -14,6 +14,7 @@ from registrations import glyphs, ocr
 from registrations.geometry import PX_PER_MM
 from registrations.management.commands import train_glyph_model
 from registrations.reader import (
+    GLYPH_CLASS_ALONE,
     GLYPH_DATE_ALONE,
     GLYPH_VIN_ALONE,
     VIN_ALPHABET,
@@ -202,6 +203,21 @@ def test_a_glyph_read_date_alone_needs_sure_cells_and_no_other_year_read() -> No
     # a date in the future is no date, however sure
     fields = _read_fields(lines_for(B=[tess("", 0.0), glyph("07.04.2099", 0.99)]))
     assert "first_registration" not in fields.values
+
+
+def test_the_glyph_readers_class_fills_in_only_where_no_ocr_read_is_one() -> None:
+    # poor-037: Tesseract read "mit", "mt", "at", RapidOCR 限！; the glyph reader M1
+    garbled = [tess("mit", 0.58), tess("mt", 0.55), ocr.Line("限！", 0.18, engine="rapidocr")]
+    fields = _read_fields(lines_for(J=[*garbled, glyph("M1", GLYPH_CLASS_ALONE)]))
+    assert fields.values["vehicle_class"] == "M1"
+    fields = _read_fields(lines_for(J=[*garbled, glyph("M1", GLYPH_CLASS_ALONE - 0.01)]))
+    assert "vehicle_class" not in fields.values and "J" in fields.unread
+    # an OCR read of a longer class is not cut to the glyph reader's two cells
+    fields = _read_fields(lines_for(J=[tess("M1G", 0.4), glyph("M1", 0.99)]))
+    assert fields.values["vehicle_class"] == "M1G"
+    # two cells of an L-class (L3 of L3e) are no class
+    fields = _read_fields(lines_for(J=[tess("ise", 0.4), glyph("L3", 0.99)]))
+    assert "vehicle_class" not in fields.values
 
 
 def test_two_readers_agreeing_on_a_date_store_it_with_a_third_disagreeing() -> None:
