@@ -71,9 +71,6 @@ MIN_WORDS_READABLE = 12
 # with every field left to the back office.
 LEGIBLE = 0.32
 LEGIBILITY_PROBES = ("E", "B", "D.1", "D.3", "P.3")
-# The glyph reader's VIN is stored alone from this least sure cell up (measured on poor photos
-# of seeds 0-179: 31 read with 0.75 or more, all right; 0.70-0.75: 6 right, 1 wrong).
-GLYPH_VIN_ALONE = 0.8
 VIN_MIN_CONFIDENCE = 0.3  # below: S/5, B/8 and 1/L mix-ups that pass every rule (measured)
 TEXT_FIELDS = ("P.3", "D.1", "D.3", "A")
 CODE_FIELDS = ("E", "B", "J", "10", "I", "2.1")
@@ -114,6 +111,14 @@ GLYPH_FIELDS = {
     # two cells: M1, N1 and the other two-character classes; an L-class's L3 of L3e is no class
     "J": (2, "MNOL1234567", "values"),
 }
+# The glyph reader's value stored alone, from this least sure cell up (poor photos of seeds
+# 0-179). VIN: 31 read with 0.75 or more, all right; 0.70-0.75: 6 right, 1 wrong. Dates no OCR
+# read agreed with: 8 read with 0.96 or more were right; 18.11.2019 for 18.11.2014 had 0.957, and
+# Tesseract's 61.2018 showed another year. Classes where no OCR read is one: M1 and N1 read with
+# 0.96 or more, 13, all right; N2 for M1 had 0.918.
+GLYPH_VIN_ALONE = 0.8
+GLYPH_DATE_ALONE = 0.96
+GLYPH_CLASS_ALONE = 0.96
 SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
 # World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
 # one of them is more likely right than one whose WMI nobody was assigned.
@@ -920,17 +925,16 @@ def _glyph_date(
     """The glyph reader's date, plausible and not later than `latest`, when an OCR engine saw
     each of its digits at its place (as read or among its alternatives there), or when its least
     sure cell is sure enough alone (GLYPH_DATE_ALONE) and no OCR read shows another year."""
+    others = [other for other in reads if other.engine != "glyphs"]
     for line in reads:
         value = _date(line.text) if line.engine == "glyphs" else None
         if value is None or not EARLIEST <= value <= today or (latest is not None and value > latest):
             continue
-        others = [other for other in reads if other.engine != "glyphs"]
         if line.confidence >= GLYPH_DATE_ALONE and _years(others) <= {value.year}:
             return value
         digits = re.sub(r"[^0-9]", "", line.text)
         seen = [
-            max((_digit_seen(digits, i, other) for other in reads if other.engine != "glyphs"), default=0)
-            for i in range(len(digits))
+            max((_digit_seen(digits, i, other) for other in others), default=0) for i in range(len(digits))
         ]
         if min(seen) > 0 and seen.count(1) <= GLYPH_ALTERNATIVES_ONLY:
             return value
@@ -938,13 +942,6 @@ def _glyph_date(
 
 
 GLYPH_ALTERNATIVES_ONLY = 1
-# The glyph reader's date alone, from this least sure cell up (poor photos of seeds 0-179: of
-# the valid dates no OCR read agreed with, 8 read with 0.96 or more were right; 18.11.2019 for
-# 18.11.2014 had 0.957, and Tesseract's 61.2018 showed another year)
-GLYPH_DATE_ALONE = 0.96
-# The glyph reader's class where no OCR read is one (poor photos of seeds 0-179: M1 and N1 read
-# with 0.96 or more, 13, all right; N2 for M1 had 0.918)
-GLYPH_CLASS_ALONE = 0.96
 
 
 def _digit_seen(digits: str, place: int, line: ocr.Line) -> int:
@@ -992,8 +989,9 @@ def _voted_date(
         votes < 2 or (len(by) < min(2, len(engines)) and not _date_pair_closed(value, by, reads))
     ):
         # the first read was not sure: a date then needs reads that agree, of two readers
-        # where there are two or more (poor photos: RapidOCR alone read 18.01.2014 for 10.01.2014, 15.07.2021 for
-        # 15.07.2025, and twice 21.08.2021 for 21.08.2023, sure of each; measured)
+        # where there are two or more (poor photos: RapidOCR alone read 18.01.2014 for
+        # 10.01.2014, 15.07.2021 for 15.07.2025, and twice 21.08.2021 for 21.08.2023, sure of
+        # each; measured)
         return None, 0.0, True
     return value, conf * (1.0 if votes >= 2 or len(reads) == 1 else 0.9), True
 

@@ -1,4 +1,5 @@
-"""Train the glyph reader's classifier (registrations.glyphs) and write glyph_model.npz.
+"""Train the glyph reader's classifiers (registrations.glyphs) and write glyph_model.npz and
+glyph_conv.npz.
 
     make glyph-model      (unpacks the fonts below from their Debian packages under
                            var/glyph-fonts, then runs this command with --fonts there)
@@ -8,8 +9,8 @@ degraded as a phone photo degrades the printed values (blur of 0.02-0.4 mm on th
 picture of 3.2-11 pixels per mm, JPEG quality 35-95, noise, faint ink, remnants of box borders
 and specks), turned into the reader's ink layer at the page's scale, and cut into cells as the
 reader cuts them (with the cells' edges jittered by up to an eighth of the pitch). A two-layer
-perceptron is trained on them with Adam, in numpy (no learning framework is a dependency;
-scikit-learn's MLPClassifier would do the same, at the cost of one for 80 lines).
+perceptron is trained on them, and a small convolutional network on cells blurred further and
+tilted, both with Adam in numpy (no learning framework is a dependency: see the README).
 
 The fonts the test documents are printed in are excluded (EXCLUDED_FAMILIES): the reader is
 measured on a font it never saw.
@@ -162,6 +163,22 @@ def training_cells(
     return np.array(features, np.float32), np.array(labels, np.int64)
 
 
+def adam_step(
+    params: list[np.ndarray],
+    grads: list[np.ndarray],
+    first: list[np.ndarray],
+    second: list[np.ndarray],
+    step: int,
+    rate: float,
+) -> None:
+    """One Adam update of `params` in place (moments `first` and `second`, step counted from 1)."""
+    for k, (param, g) in enumerate(zip(params, grads, strict=True)):
+        first[k] = 0.9 * first[k] + 0.1 * g
+        second[k] = 0.999 * second[k] + 0.001 * g * g
+        update = rate * (first[k] / (1 - 0.9**step)) / (np.sqrt(second[k] / (1 - 0.999**step)) + 1e-8)
+        param -= np.asarray(update, np.float32)
+
+
 def train(
     x: np.ndarray,
     y: np.ndarray,
@@ -192,9 +209,7 @@ def train(
             for i in range(layers):
                 out = activations[-1] @ net.weights[i] + net.biases[i]
                 activations.append(np.maximum(out, 0) if i < layers - 1 else out)
-            logits = activations[-1] - activations[-1].max(axis=1, keepdims=True)
-            grad = np.exp(logits)
-            grad /= grad.sum(axis=1, keepdims=True)
+            grad = glyphs.softmax(activations[-1])
             grad[np.arange(len(batch)), y[batch]] -= 1
             grad /= len(batch)
             grads_w: list[np.ndarray] = [np.empty(0)] * layers
@@ -205,11 +220,7 @@ def train(
                 if i:
                     grad = (grad @ net.weights[i].T) * (activations[i] > 0)
             step += 1
-            for k, (param, g) in enumerate(zip(params, grads_w + grads_b, strict=True)):
-                first[k] = 0.9 * first[k] + 0.1 * g
-                second[k] = 0.999 * second[k] + 0.001 * g * g
-                update = 1e-3 * (first[k] / (1 - 0.9**step)) / (np.sqrt(second[k] / (1 - 0.999**step)) + 1e-8)
-                param -= np.asarray(update, np.float32)
+            adam_step(params, grads_w + grads_b, first, second, step, 1e-3)
         accuracy = float((net.proba(check[0]).argmax(axis=1) == check[1]).mean())
         log(f"epoch {epoch + 1}/{epochs}: held-out cells read right {accuracy:.3f}")
     return net
@@ -220,8 +231,7 @@ def conv_gradients(net: glyphs.ConvModel, x: np.ndarray, y: np.ndarray) -> tuple
     k1, b1, k2, b2, w3, b3, w4, b4 = net.params
     logits, (cols1, conv1, pooled1, cols2, conv2, flat, hidden) = net.forward(x)
     n = len(x)
-    grad = np.exp(logits - logits.max(axis=1, keepdims=True))
-    grad /= grad.sum(axis=1, keepdims=True)
+    grad = glyphs.softmax(logits)
     loss = float(-np.log(grad[np.arange(n), y] + 1e-9).mean())
     grad[np.arange(n), y] -= 1
     grad /= n
@@ -297,11 +307,7 @@ def train_conv(
             loss, grads = conv_gradients(net, x[batch].astype(np.float32), y[batch])
             losses.append(loss)
             step += 1
-            for k, (param, g) in enumerate(zip(net.params, grads, strict=True)):
-                first[k] = 0.9 * first[k] + 0.1 * g
-                second[k] = 0.999 * second[k] + 0.001 * g * g
-                update = rate * (first[k] / (1 - 0.9**step)) / (np.sqrt(second[k] / (1 - 0.999**step)) + 1e-8)
-                param -= np.asarray(update, np.float32)
+            adam_step(net.params, grads, first, second, step, rate)
         accuracy = float((net.proba(check[0]).argmax(axis=1) == check[1]).mean())
         log(
             f"epoch {epoch + 1}/{epochs}: loss {np.mean(losses):.4f}, held-out cells read right {accuracy:.3f}"
@@ -310,7 +316,7 @@ def train_conv(
 
 
 class Command(BaseCommand):
-    help = "Train the glyph reader's classifier on degraded lines of monospace fonts (not the test fonts)."
+    help = "Train the glyph reader's classifiers on degraded lines of monospace fonts (not the test fonts)."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--cells", type=int, default=300_000)
