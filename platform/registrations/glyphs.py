@@ -45,6 +45,9 @@ CONV_MODEL = Path(__file__).with_name("glyph_conv.npz")
 TEXT_HEIGHT = 22  # page pixels (10 per mm): the values' line, for finding its rows
 HYPOTHESES = 40  # cell rows read, the best by the ink profile
 BLANK_PENALTY = 5.0  # a cell with no ink is not a character of the value
+# each cell's likeliest characters kept as its alternatives: enough for the reader to weigh
+# every VIN a rule allows (a digit the classifier ranked fifth behind letters)
+ALTERNATIVES = 6
 
 
 class Model:
@@ -244,8 +247,9 @@ def _best_cells(
 
 def read_line(line: np.ndarray, length: int, alphabet: str) -> ocr.Line | None:
     """The value on `line` (8-bit grey, dark on white, the page's scale) as `length` cells of
-    `alphabet`: the text, its least sure cell's probability as the line's confidence, and each cell's three likeliest characters as its alternatives. None without
-    a model or without ink."""
+    `alphabet`: the text, its least sure cell's probability as the line's confidence, and each
+    cell's likeliest characters (ALTERNATIVES) as its alternatives. None without a model or
+    without ink."""
     classifier = model()
     if classifier is None or line.size == 0:
         return None
@@ -271,7 +275,7 @@ def read_line(line: np.ndarray, length: int, alphabet: str) -> ocr.Line | None:
     if not results:
         return None
     _, probabilities = max(results, key=lambda r: r[0])
-    order = np.argsort(-probabilities, axis=1)[:, :3]
+    order = np.argsort(-probabilities, axis=1)[:, :ALTERNATIVES]
     text = "".join(GLYPHS[i] for i in order[:, 0])
     choices = tuple(
         tuple((GLYPHS[i], round(float(p[i]), 3)) for i in row)

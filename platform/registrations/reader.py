@@ -31,12 +31,13 @@ from __future__ import annotations
 import datetime
 import difflib
 import itertools
+import math
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -111,13 +112,16 @@ GLYPH_FIELDS = {
     # two cells: M1, N1 and the other two-character classes; an L-class's L3 of L3e is no class
     "J": (2, "MNOL1234567", "values"),
 }
-# The glyph reader's value stored alone, from this least sure cell up (poor photos of seeds
-# 0-179). VIN: 31 read with 0.75 or more, all right; 0.70-0.75: 6 right, 1 wrong. Dates no OCR
+# The glyph reader's value stored alone from these figures up (poor photos). VIN: its share
+# among the VINs its cells allow (_vin_posterior), seeds 0-259: 71 with 0.6 or more, 70 right;
+# the wrong one (a 9 read as 0 by all three readers, the cell 0.98 sure) the least sure cell
+# let through as well; below 0.6 right and wrong mixed (0.574, 0.566, 0.551 wrong). Dates no OCR
 # read agreed with: 8 read with 0.96 or more were right; 18.11.2019 for 18.11.2014 had 0.957, and
 # Tesseract's 61.2018 showed another year. Classes where no OCR read is one: M1 and N1 read with
 # 0.96 or more, 13, all right; N2 for M1 had 0.918.
-GLYPH_VIN_ALONE = 0.8
-GLYPH_DATE_ALONE = 0.96
+GLYPH_VIN_ALONE = 0.6
+GLYPH_DATE_ALONE = 0.9
+GLYPH_OPEN_DATE_ALONE = 0.96
 GLYPH_CLASS_ALONE = 0.96
 SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
 # World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
@@ -156,6 +160,12 @@ VIN_VALUES = {
 }
 # The check digit is mandatory for North America (1-5) and China (L); elsewhere optional.
 CHECK_DIGIT_REGIONS = set("12345L")
+# What vin_valid asks of each place, for weighing a glyph read's alternatives (_vin_posterior):
+# no region 0, the serial's last four digits.
+VIN_PLACES = (VIN_ALPHABET.replace("0", ""), *[VIN_ALPHABET] * 12, *["0123456789"] * 4)
+DATE_PLACES = ("0123456789",) * 2 + (".",) + ("0123456789",) * 2 + (".",) + ("0123456789",) * 4
+READINGS = 400  # a glyph read's readings followed at a time (_readings)
+T = TypeVar("T")
 VIN_RUN = re.compile(r"[A-Z0-9]{17}")
 DATE = re.compile(r"(\d{2})\s?[.,]\s?(\d{2})\s?[.,]\s?(\d{4})")
 VEHICLE_CLASS = re.compile(r"(M[123]G?|N[123]G?|O[1-4]|L[1-7]E)")
@@ -859,21 +869,62 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
 
 
 def _glyph_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
-    """The glyph reader's VIN alone, when its least sure cell is sure enough (GLYPH_VIN_ALONE),
-    the VIN is valid and its WMI is a known maker's: no OCR read agreed, and none was put
-    together, because both engines misread a blurred line (poor photos: RapidOCR took 5 for S
-    in most, so its disagreeing there blocks nothing). Stored below the glyph reader's own
-    confidence: one reader only. A VIN an OCR engine read as well was judged by the rule for
-    agreeing reads: where that refused it, it stays refused (Tesseract and the glyph reader both
-    took a phone photo's ZZ for 77, RapidOCR did not: held-out phone-126)."""
+    """The glyph reader's VIN alone, when it is sure enough (GLYPH_VIN_ALONE) of it among every
+    VIN its cells allow (_vin_posterior): no OCR read agreed, and none was put together, because
+    both engines misread a blurred line (poor photos: RapidOCR took 5 for S in most, so its
+    disagreeing there blocks nothing). Stored below the glyph reader's own confidence: one
+    reader only. A VIN an OCR engine read as well was judged by the rule for agreeing reads:
+    where that refused it, it stays refused (Tesseract and the glyph reader both took a phone
+    photo's ZZ for 77, RapidOCR did not: held-out phone-126)."""
     ocr_vins = {vin for line in reads if line.engine != "glyphs" for vin, _, _ in _vin_reads(line)}
     for line in reads:
-        if line.engine != "glyphs" or line.confidence < GLYPH_VIN_ALONE or line.text in ocr_vins:
+        if line.engine != "glyphs" or (decoded := _vin_posterior(line)) is None:
             continue
-        ok, _ = vin_valid(line.text)
-        if ok and line.text[:3] in WMI:
-            return line.text, round(line.confidence * 0.9, 2)
+        vin, share = decoded
+        if share >= GLYPH_VIN_ALONE and vin not in ocr_vins:
+            return vin, round(share * 0.9, 2)
     return None
+
+
+def _vin_posterior(line: ocr.Line) -> tuple[str, float] | None:
+    """The likeliest VIN the glyph reader's cells allow, and its share of the likelihood of all
+    the VINs they allow: valid (vin_valid) with a known WMI. A cell the classifier was unsure of
+    between a letter and a digit where only one of them may stand (the serial's last four, a
+    WMI, a check digit) is then decided by the rule; a cell unsure between two characters both
+    allowed keeps the VIN unsure. The share is calibrated where the least sure cell was not
+    (poor photos of seeds 0-259, see GLYPH_VIN_ALONE)."""
+    readings = _readings(line, VIN_PLACES, lambda text: len(text) != 3 or text in WMI)
+    return _likeliest([(score, vin) for score, vin in readings if vin_valid(vin)[0]])
+
+
+def _readings(
+    line: ocr.Line, places: Sequence[str], keep: Callable[[str], bool] = lambda text: True
+) -> list[tuple[float, str]]:
+    """The readings a glyph read's cells allow, each cell one of its alternatives that `places`
+    allows there, with their log likelihoods, likeliest first; READINGS at a time are followed
+    from cell to cell, those `keep` refuses dropped."""
+    beams: list[tuple[float, str]] = [(0.0, "")]
+    for place, alternatives in enumerate(line.choices):
+        allowed = places[place] if place < len(places) else ""
+        beams = sorted(
+            (
+                (score + math.log(p), text + c)
+                for score, text in beams
+                for c, p in alternatives
+                if p > 0 and c in allowed
+            ),
+            reverse=True,
+        )
+        beams = [beam for beam in beams if keep(beam[1])][:READINGS]
+    return beams
+
+
+def _likeliest(valid: list[tuple[float, T]]) -> tuple[T, float] | None:
+    """The likeliest of the valid readings (likeliest first) and its share of their likelihood."""
+    if not valid:
+        return None
+    best, value = valid[0]
+    return value, 1 / sum(math.exp(score - best) for score, _ in valid)
 
 
 YEAR = re.compile(r"[.,]\s?((?:19|20)\d\d)(?!\d)")
@@ -912,33 +963,50 @@ def _decide_date(
     (B: the date I of this registration) only dates up to it; a date chosen after reads of a
     later one were left out is less sure."""
     value, conf, seen = _voted_date(reads, today, latest)
-    if value is None and seen:
-        glyph = _glyph_date(reads, today, latest)
-        if glyph is not None:
-            return glyph, 0.8 * next(line.confidence for line in reads if line.engine == "glyphs"), True
+    if value is None and seen and (glyph := _glyph_date(reads, today, latest)) is not None:
+        return glyph[0], 0.8 * glyph[1], True
     return value, conf, seen
 
 
 def _glyph_date(
     reads: list[ocr.Line], today: datetime.date, latest: datetime.date | None
-) -> datetime.date | None:
-    """The glyph reader's date, plausible and not later than `latest`, when an OCR engine saw
-    each of its digits at its place (as read or among its alternatives there), or when its least
-    sure cell is sure enough alone (GLYPH_DATE_ALONE) and no OCR read shows another year."""
+) -> tuple[datetime.date, float] | None:
+    """The glyph reader's date and how sure it is: alone, when it is sure enough of it among the
+    dates its cells allow (_date_posterior: GLYPH_DATE_ALONE where `latest` bounds them, as I
+    bounds B, GLYPH_OPEN_DATE_ALONE where nothing does) and no OCR read shows another year; or its own read, plausible and not later than `latest`, when an OCR
+    engine saw each of its digits at its place (as read or among its alternatives there)."""
     others = [other for other in reads if other.engine != "glyphs"]
     for line in reads:
-        value = _date(line.text) if line.engine == "glyphs" else None
+        if line.engine != "glyphs":
+            continue
+        decoded = _date_posterior(line, today, latest)
+        sure = GLYPH_DATE_ALONE if latest is not None else GLYPH_OPEN_DATE_ALONE
+        if decoded is not None and decoded[1] >= sure and _years(others) <= {decoded[0].year}:
+            return decoded
+        value = _date(line.text)
         if value is None or not EARLIEST <= value <= today or (latest is not None and value > latest):
             continue
-        if line.confidence >= GLYPH_DATE_ALONE and _years(others) <= {value.year}:
-            return value
         digits = re.sub(r"[^0-9]", "", line.text)
         seen = [
             max((_digit_seen(digits, i, other) for other in others), default=0) for i in range(len(digits))
         ]
         if min(seen) > 0 and seen.count(1) <= GLYPH_ALTERNATIVES_ONLY:
-            return value
+            return value, line.confidence
     return None
+
+
+def _date_posterior(
+    line: ocr.Line, today: datetime.date, latest: datetime.date | None
+) -> tuple[datetime.date, float] | None:
+    """The likeliest date the glyph reader's ten cells allow, and its share of the likelihood of
+    all the dates they allow (as _vin_posterior): DD.MM.YYYY, a day of the calendar, from
+    EARLIEST to today and not later than `latest`. A 2031 whose 1 might be a 3 is 2013."""
+    valid = []
+    for score, text in _readings(line, DATE_PLACES):
+        value = _date(text) if len(text) == 10 else None
+        if value is not None and EARLIEST <= value <= today and (latest is None or value <= latest):
+            valid.append((score, value))
+    return _likeliest(valid)
 
 
 GLYPH_ALTERNATIVES_ONLY = 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -16,6 +17,7 @@ from registrations.management.commands import train_glyph_model
 from registrations.reader import (
     GLYPH_CLASS_ALONE,
     GLYPH_DATE_ALONE,
+    GLYPH_OPEN_DATE_ALONE,
     GLYPH_VIN_ALONE,
     VIN_ALPHABET,
     _read_fields,
@@ -55,7 +57,7 @@ def test_a_vin_in_a_font_it_never_saw_is_read_cell_by_cell(blur: float) -> None:
 
     assert line is not None and line.engine == "glyphs"
     assert line.text == vin
-    assert len(line.choices) == 17 and all(len(cell) == 3 for cell in line.choices)
+    assert len(line.choices) == 17 and all(len(cell) == glyphs.ALTERNATIVES for cell in line.choices)
     assert 0 < line.confidence <= 1
 
 
@@ -139,29 +141,58 @@ def test_the_model_file_round_trips() -> None:
 VW = "WVWZZZE1ZPW012345"  # no check digit used: only agreement can confirm it
 
 
-def test_a_glyph_read_vin_alone_is_stored_only_when_every_cell_is_sure() -> None:
+def cells(text: str, doubts: Mapping[int, tuple[tuple[str, float], ...]] | None = None) -> ocr.Line:
+    """A glyph read of `text`, every cell sure but those in `doubts` (place: its alternatives)."""
+    choices = tuple((doubts or {}).get(i, ((c, 0.99),)) for i, c in enumerate(text))
+    return ocr.Line(text, min(cell[0][1] for cell in choices), choices, engine="glyphs")
+
+
+# VW's place 9 read as P or R, both allowed there: which is not known
+UNSURE_P: dict[int, tuple[tuple[str, float], ...]] = {
+    9: (("P", GLYPH_VIN_ALONE - 0.05), ("R", 1.05 - GLYPH_VIN_ALONE))
+}
+
+
+def test_a_glyph_read_vin_alone_is_stored_only_when_it_is_sure_among_the_vins_its_cells_allow() -> None:
     # no OCR read of it: the glyph reader's own, from GLYPH_VIN_ALONE, below its confidence
-    fields = _read_fields(lines_for(E=[tess("WVWZZZE1ZPWD1Z34S", 0.0), glyph(VW, 0.95)]))
-    assert fields.values["vin"] == VW and fields.confidence["E"] == round(0.95 * 0.9, 2)
-    fields = _read_fields(lines_for(E=[glyph(VW, GLYPH_VIN_ALONE - 0.01)]))
+    fields = _read_fields(lines_for(E=[tess("WVWZZZE1ZPWD1Z34S", 0.0), cells(VW)]))
+    assert fields.values["vin"] == VW and fields.confidence["E"] == 0.9
+    fields = _read_fields(lines_for(E=[cells(VW, UNSURE_P)]))
     assert fields.values.get("vin") is None and "E" in fields.unread
     # a WMI no maker was given, or a check digit that fails where it is mandatory: unread
-    assert _read_fields(lines_for(E=[glyph("WQW" + VW[3:], 0.99)])).values.get("vin") is None
+    assert _read_fields(lines_for(E=[cells("WQW" + VW[3:])])).values.get("vin") is None
     tesla = "5YJ3E7EB0KF123456"
-    wrong_check = tesla[:8] + ("1" if vin_check_digit(tesla) != "1" else "2") + tesla[9:]
+    tesla = tesla[:8] + vin_check_digit(tesla) + tesla[9:]
+    wrong_check = tesla[:8] + ("1" if tesla[8] != "1" else "2") + tesla[9:]
     assert vin_valid(wrong_check)[0] is False
-    assert _read_fields(lines_for(E=[glyph(wrong_check, 0.99)])).values.get("vin") is None
+    assert _read_fields(lines_for(E=[cells(wrong_check)])).values.get("vin") is None
+
+
+def test_a_rule_decides_a_cell_the_classifier_was_unsure_of_where_only_one_reading_is_allowed() -> None:
+    def stored(line: ocr.Line) -> str | None:
+        vin = _read_fields(lines_for(E=[line])).values.get("vin")
+        return None if vin is None else str(vin)
+
+    # the serial's last four are digits: S or 5 there is 5
+    assert stored(cells(VW[:16] + "S", {16: (("S", 0.6), ("5", 0.4))})) == VW
+    # WHW is no maker's WMI, WVW is
+    assert stored(cells("WHW" + VW[3:], {1: (("H", 0.5), ("V", 0.45))})) == VW
+    # where the check digit is mandatory, the reading that meets it (7 here does not)
+    tesla = "5YJ3E7EB0KF123456"
+    tesla = tesla[:8] + vin_check_digit(tesla) + tesla[9:]
+    assert stored(cells(tesla[:12] + "7" + tesla[13:], {12: (("7", 0.55), ("2", 0.45))})) == tesla
+    # a cell read as two digits alike stays unsure, a letter ruled out or not
+    assert stored(cells(VW, {16: (("5", 0.45), ("6", 0.4), ("S", 0.15))})) is None
 
 
 def test_a_less_sure_glyph_read_vin_needs_an_ocr_engine_to_read_the_same_vin() -> None:
-    unsure = GLYPH_VIN_ALONE - 0.1
-    assert _read_fields(lines_for(E=[tess(VW, 0.3), glyph(VW, unsure)])).values["vin"] == VW
+    assert _read_fields(lines_for(E=[tess(VW, 0.3), cells(VW, UNSURE_P)])).values["vin"] == VW
     # every place of it among an OCR engine's reads or alternatives is not enough (held-out
     # poor photos: of five VINs so put together two were wrong, a blurred 0 read as 9 by
     # RapidOCR and the glyph reader alike)
     seen = VW[:16] + "S"
     choices = tuple(((c, 0.9), *((("5", 0.05),) if i == 16 else ())) for i, c in enumerate(seen))
-    reads = [tess(seen, 0.3, choices), glyph(VW, unsure)]
+    reads = [tess(seen, 0.3, choices), cells(VW, UNSURE_P)]
     assert _read_fields(lines_for(E=reads)).values.get("vin") is None
 
 
@@ -175,28 +206,42 @@ def test_rapidocr_reading_the_other_of_a_pair_stops_tesseract_and_glyphs_agreein
 
 
 def test_a_glyph_read_date_needs_each_digit_seen_by_an_ocr_engine() -> None:
-    # RapidOCR read 18.01.2014 for 10.01.2014; Tesseract 16.01.2014 with the 0 its second choice
+    # RapidOCR read 18.01.2014 for 10.01.2014; Tesseract 16.01.2014 with the 0 its second choice;
+    # the glyph reader 10.01.2014, not sure enough of the 0 to be stored alone
     choices = tuple(((c, 0.9), *((("0", 0.05),) if i == 1 else ())) for i, c in enumerate("16012014"))
-    reads = [
-        tess("16.01.2014", 0.3, choices),
-        glyph("10.01.2014"),
-        ocr.Line("18.01.2014", 0.97, engine="rapidocr"),
-    ]
+    unsure = cells("10.01.2014", {1: (("0", 0.6), ("6", 0.4))})
+    reads = [tess("16.01.2014", 0.3, choices), unsure, ocr.Line("18.01.2014", 0.97, engine="rapidocr")]
     fields = _read_fields(lines_for(B=reads))
     assert fields.values["first_registration"] == datetime.date(2014, 1, 10)
 
     # no OCR read has the 0 anywhere: unread, not the glyph reader's word alone
-    fields = _read_fields(lines_for(B=[tess("16.01.2014", 0.3), glyph("10.01.2014")]))
+    fields = _read_fields(lines_for(B=[tess("16.01.2014", 0.3), unsure]))
     assert "first_registration" not in fields.values and "B" in fields.unread
 
 
-def test_a_glyph_read_date_alone_needs_sure_cells_and_no_other_year_read() -> None:
+def test_a_glyph_read_date_alone_needs_to_be_sure_among_the_dates_its_cells_allow() -> None:
     # poor-027: Tesseract read 0627014 three times, RapidOCR 0; the glyph reader 06.02.2014
     garbled = [tess("0627014", 0.0), ocr.Line("0", 0.3, engine="rapidocr")]
-    fields = _read_fields(lines_for(B=[*garbled, glyph("06.02.2014", GLYPH_DATE_ALONE)]))
-    assert fields.values["first_registration"] == datetime.date(2014, 2, 6)
-    fields = _read_fields(lines_for(B=[*garbled, glyph("06.02.2014", GLYPH_DATE_ALONE - 0.01)]))
-    assert "first_registration" not in fields.values and "B" in fields.unread
+    this = [tess("10.03.2016", 0.95)]  # I, the latest B may be
+
+    def first(glyph_read: ocr.Line, i: list[ocr.Line] | None = None) -> object:
+        return _read_fields(lines_for(B=[*garbled, glyph_read], I=i or [])).values.get("first_registration")
+
+    def doubt(p: float) -> ocr.Line:
+        return cells("06.02.2014", {1: (("6", p), ("8", 1 - p))})
+
+    assert first(cells("06.02.2014")) == datetime.date(2014, 2, 6)
+    assert first(doubt(GLYPH_DATE_ALONE + 0.01), this) == datetime.date(2014, 2, 6)
+    assert first(doubt(GLYPH_DATE_ALONE - 0.01), this) is None
+    # nothing bounds a date without I read: it needs more
+    assert GLYPH_OPEN_DATE_ALONE > GLYPH_DATE_ALONE
+    assert first(doubt(GLYPH_DATE_ALONE + 0.01)) is None
+    assert first(doubt(GLYPH_OPEN_DATE_ALONE + 0.01)) == datetime.date(2014, 2, 6)
+    # a cell unsure between a reading that is no date and one that is: the date (month 00;
+    # a B later than its I, poor-033's 2018 for 2014)
+    assert first(cells("21.00.2014", {4: (("0", 0.88), ("8", 0.07))})) == datetime.date(2014, 8, 21)
+    later = cells("11.04.2018", {9: (("8", 0.6), ("4", 0.4))})
+    assert first(later, [tess("11.04.2014", 0.95)]) == datetime.date(2014, 4, 11)
     # poor-030: 18.11.2019 read with 0.957 for 18.11.2014, while Tesseract showed 2018
     fields = _read_fields(lines_for(B=[tess("61.2018", 0.0), glyph("18.11.2019", 0.99)]))
     assert "first_registration" not in fields.values and "B" in fields.unread
