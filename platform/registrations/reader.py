@@ -112,13 +112,15 @@ GLYPH_FIELDS = {
     # two cells: M1, N1 and the other two-character classes; an L-class's L3 of L3e is no class
     "J": (2, "MNOL1234567", "values"),
 }
-# The glyph reader's value stored alone from these figures up (poor photos). VIN: its share
-# among the VINs its cells allow (_vin_posterior), seeds 0-259: 71 with 0.6 or more, 70 right;
+# The glyph reader's value stored alone from these figures up (poor photos of seeds 0-259).
+# VIN: its share among the VINs its cells allow (_vin_posterior): 71 with 0.6 or more, 70 right;
 # the wrong one (a 9 read as 0 by all three readers, the cell 0.98 sure) the least sure cell
 # let through as well; below 0.6 right and wrong mixed (0.574, 0.566, 0.551 wrong). Dates no OCR
-# read agreed with: 8 read with 0.96 or more were right; 18.11.2019 for 18.11.2014 had 0.957, and
-# Tesseract's 61.2018 showed another year. Classes where no OCR read is one: M1 and N1 read with
-# 0.96 or more, 13, all right; N2 for M1 had 0.918.
+# read agreed with, by their share among the dates their cells allow (_date_posterior), where no
+# OCR read shows another year: B, bounded by I, 11 more right from 0.9 and none wrong (the
+# surest wrong one 0.833); a date nothing bounds (I) needs more: a wrong 2026 for 2020 had
+# 0.925. Classes where no OCR read is one: M1 and N1 read with 0.96 or more (seeds 0-179), 13,
+# all right; N2 for M1 had 0.918.
 GLYPH_VIN_ALONE = 0.6
 GLYPH_DATE_ALONE = 0.9
 GLYPH_OPEN_DATE_ALONE = 0.96
@@ -163,7 +165,7 @@ CHECK_DIGIT_REGIONS = set("12345L")
 # What vin_valid asks of each place, for weighing a glyph read's alternatives (_vin_posterior):
 # no region 0, the serial's last four digits.
 VIN_PLACES = (VIN_ALPHABET.replace("0", ""), *[VIN_ALPHABET] * 12, *["0123456789"] * 4)
-DATE_PLACES = ("0123456789",) * 2 + (".",) + ("0123456789",) * 2 + (".",) + ("0123456789",) * 4
+DATE_PLACES = tuple("." if c == "." else "0123456789" for c in "DD.MM.YYYY")
 READINGS = 400  # a glyph read's readings followed at a time (_readings)
 T = TypeVar("T")
 VIN_RUN = re.compile(r"[A-Z0-9]{17}")
@@ -973,15 +975,17 @@ def _glyph_date(
 ) -> tuple[datetime.date, float] | None:
     """The glyph reader's date and how sure it is: alone, when it is sure enough of it among the
     dates its cells allow (_date_posterior: GLYPH_DATE_ALONE where `latest` bounds them, as I
-    bounds B, GLYPH_OPEN_DATE_ALONE where nothing does) and no OCR read shows another year; or its own read, plausible and not later than `latest`, when an OCR
-    engine saw each of its digits at its place (as read or among its alternatives there)."""
+    bounds B, GLYPH_OPEN_DATE_ALONE where nothing does) and no OCR read shows another year; or
+    its own read, plausible and not later than `latest`, when an OCR engine saw each of its
+    digits at its place (as read or among its alternatives there)."""
     others = [other for other in reads if other.engine != "glyphs"]
+    sure = GLYPH_DATE_ALONE if latest is not None else GLYPH_OPEN_DATE_ALONE
+    years = _years(others)
     for line in reads:
         if line.engine != "glyphs":
             continue
         decoded = _date_posterior(line, today, latest)
-        sure = GLYPH_DATE_ALONE if latest is not None else GLYPH_OPEN_DATE_ALONE
-        if decoded is not None and decoded[1] >= sure and _years(others) <= {decoded[0].year}:
+        if decoded is not None and decoded[1] >= sure and years <= {decoded[0].year}:
             return decoded
         value = _date(line.text)
         if value is None or not EARLIEST <= value <= today or (latest is not None and value > latest):
@@ -1003,7 +1007,7 @@ def _date_posterior(
     EARLIEST to today and not later than `latest`. A 2031 whose 1 might be a 3 is 2013."""
     valid = []
     for score, text in _readings(line, DATE_PLACES):
-        value = _date(text) if len(text) == 10 else None
+        value = _date(text)
         if value is not None and EARLIEST <= value <= today and (latest is None or value <= latest):
             valid.append((score, value))
     return _likeliest(valid)

@@ -28,8 +28,16 @@ from tests.fixtures.zlb import realistic
 from tests.registrations.test_reader_fields import lines_for, tess
 
 
+def cells(
+    text: str, doubts: Mapping[int, tuple[tuple[str, float], ...]] | None = None, sure: float = 0.99
+) -> ocr.Line:
+    """A glyph read of `text`, every cell `sure` but those in `doubts` (place: its alternatives)."""
+    choices = tuple((doubts or {}).get(i, ((c, sure),)) for i, c in enumerate(text))
+    return ocr.Line(text, min(cell[0][1] for cell in choices), choices, engine="glyphs")
+
+
 def glyph(text: str, confidence: float = 0.95) -> ocr.Line:
-    return ocr.Line(text, confidence, tuple(((c, confidence),) for c in text), engine="glyphs")
+    return cells(text, sure=confidence)
 
 
 def printed_line(text: str, blur_px: float) -> np.ndarray:
@@ -141,12 +149,6 @@ def test_the_model_file_round_trips() -> None:
 VW = "WVWZZZE1ZPW012345"  # no check digit used: only agreement can confirm it
 
 
-def cells(text: str, doubts: Mapping[int, tuple[tuple[str, float], ...]] | None = None) -> ocr.Line:
-    """A glyph read of `text`, every cell sure but those in `doubts` (place: its alternatives)."""
-    choices = tuple((doubts or {}).get(i, ((c, 0.99),)) for i, c in enumerate(text))
-    return ocr.Line(text, min(cell[0][1] for cell in choices), choices, engine="glyphs")
-
-
 # VW's place 9 read as P or R, both allowed there: which is not known
 UNSURE_P: dict[int, tuple[tuple[str, float], ...]] = {
     9: (("P", GLYPH_VIN_ALONE - 0.05), ("R", 1.05 - GLYPH_VIN_ALONE))
@@ -237,8 +239,8 @@ def test_a_glyph_read_date_alone_needs_to_be_sure_among_the_dates_its_cells_allo
     assert GLYPH_OPEN_DATE_ALONE > GLYPH_DATE_ALONE
     assert first(doubt(GLYPH_DATE_ALONE + 0.01)) is None
     assert first(doubt(GLYPH_OPEN_DATE_ALONE + 0.01)) == datetime.date(2014, 2, 6)
-    # a cell unsure between a reading that is no date and one that is: the date (month 00;
-    # a B later than its I, poor-033's 2018 for 2014)
+    # a cell unsure between a reading that is no date and one that is: the date (month 00; a B
+    # later than its I, as poor-033 read 2018 where I is 2014)
     assert first(cells("21.00.2014", {4: (("0", 0.88), ("8", 0.07))})) == datetime.date(2014, 8, 21)
     later = cells("11.04.2018", {9: (("8", 0.6), ("4", 0.4))})
     assert first(later, [tess("11.04.2014", 0.95)]) == datetime.date(2014, 4, 11)
