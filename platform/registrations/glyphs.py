@@ -44,6 +44,7 @@ MODEL = Path(__file__).with_name("glyph_model.npz")
 CONV_MODEL = Path(__file__).with_name("glyph_conv.npz")
 TEXT_HEIGHT = 22  # page pixels (10 per mm): the values' line, for finding its rows
 HYPOTHESES = 40  # cell rows read, the best by the ink profile
+BATCH = 256  # cells read at once: one product per layer, the network's layers still small
 BLANK_PENALTY = 5.0  # a cell with no ink is not a character of the value
 # each cell's likeliest characters kept as its alternatives: enough for the reader to weigh
 # every VIN a rule allows (a digit the classifier ranked fifth behind letters)
@@ -230,18 +231,31 @@ def _best_cells(
     rows = text_rows(ink)
     if rows is None:
         return None
+    hypotheses = comb_hypotheses(ink, rows, length)[:HYPOTHESES]
+    if not hypotheses:
+        return None
+    cells = [
+        cut(ink, rows, round(start + k * pitch), round(start + (k + 1) * pitch))
+        for start, pitch in hypotheses
+        for k in range(length)
+    ]
+    batch = np.array([features(c) for c in cells], np.float32)
+    probabilities = np.concatenate(
+        [classifier.proba(batch[k : k + BATCH]) for k in range(0, len(batch), BATCH)]
+    )
+    probabilities = probabilities * allowed
+    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
+    mass = np.array([c.sum() for c in cells])
     best: tuple[float, np.ndarray] | None = None
-    for start, pitch in comb_hypotheses(ink, rows, length)[:HYPOTHESES]:
-        cells = [
-            cut(ink, rows, round(start + k * pitch), round(start + (k + 1) * pitch)) for k in range(length)
-        ]
-        probabilities = classifier.proba(np.array([features(c) for c in cells], np.float32)) * allowed
-        probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
-        mass = np.array([c.sum() for c in cells])
-        blank = (mass < 0.08 * np.percentile(mass, 90)) & (probabilities.argmax(axis=1) != GLYPHS.index("."))
-        score = float(np.log(probabilities.max(axis=1) + 1e-6).sum()) - BLANK_PENALTY * int(blank.sum())
+    for h in range(len(hypotheses)):
+        part = slice(h * length, (h + 1) * length)
+        found = probabilities[part]
+        blank = (mass[part] < 0.08 * np.percentile(mass[part], 90)) & (
+            found.argmax(axis=1) != GLYPHS.index(".")
+        )
+        score = float(np.log(found.max(axis=1) + 1e-6).sum()) - BLANK_PENALTY * int(blank.sum())
         if best is None or score > best[0]:
-            best = (score, probabilities)
+            best = (score, found)
     return best
 
 
