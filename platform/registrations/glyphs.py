@@ -44,7 +44,9 @@ MODEL = Path(__file__).with_name("glyph_model.npz")
 CONV_MODEL = Path(__file__).with_name("glyph_conv.npz")
 TEXT_HEIGHT = 22  # page pixels (10 per mm): the values' line, for finding its rows
 HYPOTHESES = 40  # cell rows read, the best by the ink profile
-BATCH = 256  # cells read at once: one product per layer, the network's layers still small
+# cells read at once (every cell placement's cells in a few products per layer, not one call per
+# placement); bounds the network's largest intermediate array to about 14 MB
+BATCH = 256
 BLANK_PENALTY = 5.0  # a cell with no ink is not a character of the value
 # each cell's likeliest characters kept as its alternatives: enough for the reader to weigh
 # every VIN a rule allows (a digit the classifier ranked fifth behind letters)
@@ -240,19 +242,15 @@ def _best_cells(
         for k in range(length)
     ]
     batch = np.array([features(c) for c in cells], np.float32)
-    probabilities = np.concatenate(
-        [classifier.proba(batch[k : k + BATCH]) for k in range(0, len(batch), BATCH)]
+    probabilities = (
+        np.concatenate([classifier.proba(batch[k : k + BATCH]) for k in range(0, len(batch), BATCH)])
+        * allowed
     )
-    probabilities = probabilities * allowed
     probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
-    mass = np.array([c.sum() for c in cells])
+    masses = np.array([c.sum() for c in cells]).reshape(len(hypotheses), length)
     best: tuple[float, np.ndarray] | None = None
-    for h in range(len(hypotheses)):
-        part = slice(h * length, (h + 1) * length)
-        found = probabilities[part]
-        blank = (mass[part] < 0.08 * np.percentile(mass[part], 90)) & (
-            found.argmax(axis=1) != GLYPHS.index(".")
-        )
+    for found, mass in zip(probabilities.reshape(len(hypotheses), length, -1), masses, strict=True):
+        blank = (mass < 0.08 * np.percentile(mass, 90)) & (found.argmax(axis=1) != GLYPHS.index("."))
         score = float(np.log(found.max(axis=1) + 1e-6).sum()) - BLANK_PENALTY * int(blank.sum())
         if best is None or score > best[0]:
             best = (score, found)

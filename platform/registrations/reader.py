@@ -37,7 +37,7 @@ import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import cv2
 import numpy as np
@@ -988,7 +988,7 @@ def _glyph_date(
         if decoded is not None and decoded[1] >= sure and years <= {decoded[0].year}:
             return decoded
         value = _date(line.text)
-        if value is None or not EARLIEST <= value <= today or (latest is not None and value > latest):
+        if not _plausible(value, today, latest):
             continue
         digits = re.sub(r"[^0-9]", "", line.text)
         seen = [
@@ -1008,9 +1008,16 @@ def _date_posterior(
     valid = []
     for score, text in _readings(line, DATE_PLACES):
         value = _date(text)
-        if value is not None and EARLIEST <= value <= today and (latest is None or value <= latest):
+        if _plausible(value, today, latest):
             valid.append((score, value))
     return _likeliest(valid)
+
+
+def _plausible(
+    value: datetime.date | None, today: datetime.date, latest: datetime.date | None
+) -> TypeGuard[datetime.date]:
+    """A date from EARLIEST to today, and not later than `latest` where there is one."""
+    return value is not None and EARLIEST <= value <= today and (latest is None or value <= latest)
 
 
 GLYPH_ALTERNATIVES_ONLY = 1
