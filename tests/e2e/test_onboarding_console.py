@@ -14,6 +14,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tenants.directory import CHECK_INTERVAL
 from tests.e2e.conftest import PHONE
 from tests.e2e.flow_helpers import mail_to, new_address
 from tests.e2e.test_portal import django
@@ -144,6 +145,9 @@ def test_the_onboarding_team_takes_a_partner_live(
     page.check("#id_frontend_active")
     page.click("input[name=_continue]")
     expect(page.locator(".messagelist")).to_contain_text("erfolgreich", timeout=30_000)
+    # the other gunicorn worker learns of the change at its next check (tenants.directory):
+    # a page opened before then is the deactivated one, and does not reload itself
+    time.sleep(CHECK_INTERVAL + 0.2)
     site.goto(partner_url(subdomain))
     start = site.get_by_test_id("welcome-start")
     expect(start).to_be_visible(timeout=30_000)
