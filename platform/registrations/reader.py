@@ -112,16 +112,17 @@ GLYPH_FIELDS = {
     # two cells: M1, N1 and the other two-character classes; an L-class's L3 of L3e is no class
     "J": (2, "MNOL1234567", "values"),
 }
-# The glyph reader's value stored alone from these figures up (poor photos of seeds 0-259).
-# VIN: its share among the VINs its cells allow (_vin_posterior): 71 with 0.6 or more, 70 right;
-# the wrong one (a 9 read as 0 by all three readers, the cell 0.98 sure) the least sure cell
-# let through as well; below 0.6 right and wrong mixed (0.574, 0.566, 0.551 wrong). Dates no OCR
-# read agreed with, by their share among the dates their cells allow (_date_posterior), where no
-# OCR read shows another year: B, bounded by I, 11 more right from 0.9 and none wrong (the
-# surest wrong one 0.833); a date nothing bounds (I) needs more: a wrong 2026 for 2020 had
-# 0.925. Classes where no OCR read is one: M1 and N1 read with 0.96 or more (seeds 0-179), 13,
-# all right; N2 for M1 had 0.918.
-GLYPH_VIN_ALONE = 0.6
+# The glyph reader's value stored alone from these figures up.
+# VIN: its share among the VINs its cells allow (_vin_posterior), measured through document_read
+# on held-out poor photos of seeds 40-179 and phone photos of seeds 40-79 (150 accepted): from
+# 0.6, 53 right and 4 wrong (0.755, 0.716, 0.620, 0.607: an S read as 5, a 3 as J, a 5 as 6, a 0
+# as 6); from 0.8, 45 right and none wrong. (It was 0.6, which stored those four.)
+# Dates no OCR read agreed with (poor photos of seeds 0-259), by their share among the dates
+# their cells allow (_date_posterior), where no OCR read shows another year: B, bounded by I, 11
+# more right from 0.9 and none wrong (the surest wrong one 0.833); a date nothing bounds (I)
+# needs more: a wrong 2026 for 2020 had 0.925. Classes where no OCR read is one: M1 and N1 read
+# with 0.96 or more (seeds 0-179), 13, all right; N2 for M1 had 0.918.
+GLYPH_VIN_ALONE = 0.8
 GLYPH_DATE_ALONE = 0.9
 GLYPH_OPEN_DATE_ALONE = 0.96
 GLYPH_CLASS_ALONE = 0.96
@@ -894,7 +895,7 @@ def _vin_posterior(line: ocr.Line) -> tuple[str, float] | None:
     between a letter and a digit where only one of them may stand (the serial's last four, a
     WMI, a check digit) is then decided by the rule; a cell unsure between two characters both
     allowed keeps the VIN unsure. The share is calibrated where the least sure cell was not
-    (poor photos of seeds 0-259, see GLYPH_VIN_ALONE)."""
+    (see GLYPH_VIN_ALONE)."""
     readings = _readings(line, VIN_PLACES, lambda text: len(text) != 3 or text in WMI)
     return _likeliest([(score, vin) for score, vin in readings if vin_valid(vin)[0]])
 
