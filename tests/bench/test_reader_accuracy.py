@@ -9,6 +9,11 @@ upload's own intake (scan_prepare) first.
 "before" is the reader of commit BEFORE (read from git, run unchanged); "after" is today's;
 "bare" is one plain Tesseract page run (deu, psm 3) on the same prepared image, the time
 baseline the issue names. READER_BENCH_READERS=after,bare skips the old reader.
+READER_BENCH_FIRST_SEED=40 measures documents of other seeds (40 on): the default set, seeds
+0-37, is the one the reader's thresholds were checked against (the glyph reader's VIN threshold
+of 0.6 stored no wrong VIN here and 4 on poor photos of seeds 40-179: see GLYPH_VIN_ALONE in
+registrations/reader.py); READER_BENCH_KINDS=poor,phone keeps only those kinds (ZB I kinds
+and wrong documents' kinds alike).
 The second engine (RapidOCR) takes part when it is installed; READER_SECOND_ENGINE=0 leaves
 it out (to compare both in one environment); READER_GLYPHS=0 leaves out the glyph reader.
 """
@@ -42,22 +47,43 @@ LIMITS = {"min_size": 500, "max_pixels": 40_000_000}
 PER_KIND = int(os.environ.get("READER_BENCH_PER_KIND", "38"))
 WRONG = int(os.environ.get("READER_BENCH_WRONG", "8"))
 READERS = os.environ.get("READER_BENCH_READERS", "before,after,bare").split(",")
+FIRST_SEED = int(os.environ.get("READER_BENCH_FIRST_SEED", "0"))
+KINDS = [kind for kind in os.environ.get("READER_BENCH_KINDS", "").split(",") if kind]
 
 
 def generated_set() -> list[tuple[str, str, Path, dict[str, str] | None]]:
     source = b"".join(Path(m.__file__ or "").read_bytes() for m in (form, realistic))
-    key = hashlib.sha256(source + f"{PER_KIND}-{WRONG}".encode()).hexdigest()[:12]
+    chosen = f"-{FIRST_SEED}-{','.join(KINDS)}" if FIRST_SEED or KINDS else ""
+    key = hashlib.sha256(source + f"{PER_KIND}-{WRONG}{chosen}".encode()).hexdigest()[:12]
     folder = ROOT / "var" / "bench" / f"zlb-realistic-{key}"
     index = folder / "index.json"
     if not index.exists():
         folder.mkdir(parents=True, exist_ok=True)
         entries = []
-        for sample in realistic.realistic_set(PER_KIND, WRONG):
+        for sample in chosen_set():
             path = folder / sample.name
             path.write_bytes(sample.data)
             entries.append([sample.name, sample.kind, sample.name, sample.expected])
         index.write_text(json.dumps(entries))
     return [(n, k, folder / f, e) for n, k, f, e in json.loads(index.read_text())]
+
+
+def chosen_set() -> list[realistic.Sample]:
+    """The default set (realistic_set), or READER_BENCH_FIRST_SEED's and READER_BENCH_KINDS'."""
+    if not (FIRST_SEED or KINDS):
+        return realistic.realistic_set(PER_KIND, WRONG)
+    seeds, wrong_seeds = range(FIRST_SEED, FIRST_SEED + PER_KIND), range(FIRST_SEED, FIRST_SEED + WRONG)
+    return [
+        realistic.zb1_sample(seed, kind)
+        for kind in realistic.DOCUMENT_KINDS
+        if not KINDS or kind in KINDS
+        for seed in seeds
+    ] + [
+        realistic.wrong_sample(seed, kind)
+        for kind in realistic.WRONG
+        if not KINDS or kind in KINDS
+        for seed in wrong_seeds
+    ]
 
 
 def before_reader() -> ModuleType:
