@@ -171,12 +171,16 @@ def test_from_the_flow_into_the_portal_and_through_it(
     # 'restored' about 2 s after the refresh, then the page reloads (about 2.5 s after it): the
     # toast is up for half a second, which Playwright's polling (up to 500 ms apart, paused while
     # the page navigates) missed once under make test's load; the page itself counts its loads
-    # and notes the toast
+    # and notes the toast when it is visible as Playwright means it (a box, not hidden)
     desktop.add_init_script(
         "sessionStorage.setItem('e2e.loads', String(Number(sessionStorage.getItem('e2e.loads')) + 1));"
-        "new MutationObserver(() => { if (document.body?.textContent?.includes("
-        "'Ihre Sitzung wurde wiederhergestellt')) sessionStorage.setItem('e2e.restored', '1'); })"
-        ".observe(document, { childList: true, subtree: true, characterData: true });"
+        "new MutationObserver((_, observer) => {"
+        " const shown = [...document.querySelectorAll('[data-testid=toast]')].some((toast) =>"
+        " toast.textContent.includes('Ihre Sitzung wurde wiederhergestellt')"
+        " && toast.checkVisibility({ visibilityProperty: true })"
+        " && toast.getBoundingClientRect().width > 0 && toast.getBoundingClientRect().height > 0);"
+        " if (shown) { sessionStorage.setItem('e2e.restored', '1'); observer.disconnect(); }"
+        "}).observe(document, { childList: true, subtree: true, characterData: true });"
     )
     desktop.reload()
     expect(desktop.get_by_text(re.compile("Ihre aktuelle Sitzung ist abgelaufen"))).to_be_visible()
