@@ -19,13 +19,14 @@ from registrations.reader import (
     GLYPH_DATE_ALONE,
     GLYPH_OPEN_DATE_ALONE,
     GLYPH_VIN_ALONE,
+    SAME_DATE_SURE,
     VIN_ALPHABET,
     _read_fields,
     vin_check_digit,
     vin_valid,
 )
 from tests.fixtures.zlb import realistic
-from tests.registrations.test_reader_fields import lines_for, tess
+from tests.registrations.test_reader_fields import lines_for, rapid, tess
 
 
 def cells(
@@ -219,6 +220,44 @@ def test_a_glyph_read_date_needs_each_digit_seen_by_an_ocr_engine() -> None:
     # no OCR read has the 0 anywhere: unread, not the glyph reader's word alone
     fields = _read_fields(lines_for(B=[tess("16.01.2014", 0.3), unsure]))
     assert "first_registration" not in fields.values and "B" in fields.unread
+
+
+def test_b_is_read_as_the_date_i_where_a_read_of_its_own_box_names_that_date() -> None:
+    # poor-000: B read 0.69.2013 by Tesseract and 01.09.2013 by RapidOCR alone, not enough for a
+    # date; I, read surely, is 01.09.2013: a car on its first registration has B = I
+    same = datetime.date(2013, 9, 1)
+    b = [tess("0.69.2013", 0.0), rapid("01.09.2013", 0.9), tess("..69.209", 0.0)]
+
+    def read(b_reads: list[ocr.Line], i_reads: list[ocr.Line]) -> tuple[object, object, list[str]]:
+        fields = _read_fields(lines_for(B=b_reads, I=i_reads))
+        return (
+            fields.values.get("first_registration"),
+            fields.values.get("registration_date"),
+            fields.unread,
+        )
+
+    assert read(b, [])[0] is None  # alone: unread, as before
+    first, this, _ = read(b, [tess("01.09.2013", 0.95)])
+    assert first == this == same
+    # I is another date: B stays unread, nothing is taken from I
+    first, this, unread = read(b, [tess("10.03.2016", 0.95)])
+    assert first is None and this == datetime.date(2016, 3, 10) and "B" in unread
+    # the read of B naming I's date is not sure enough
+    weak = [tess("0.69.2013", 0.0), rapid("01.09.2013", SAME_DATE_SURE - 0.01), tess("..69.209", 0.0)]
+    assert read(weak, [tess("01.09.2013", 0.95)])[0] is None
+
+    # poor-037: neither B nor I sure alone (the glyph reader's 05.04.2014 in both boxes, a cell
+    # in doubt, nothing bounds them); the two boxes read alike are that date, both
+    def doubted(p: float) -> ocr.Line:
+        return cells("05.04.2014", {9: (("4", p), ("1", 1 - p))})
+
+    b = [tess(".04.7074", 0.0), doubted(0.8)]
+    i = [tess(".643081", 0.0), doubted(0.8)]
+    assert read(b, i[:1])[0] is None and read(i[:1], i)[1] is None
+    assert read(b, i)[:2] == (datetime.date(2014, 4, 5), datetime.date(2014, 4, 5))
+    # I's box names another date as well as this one: which is I is not known
+    i_two = [*i, rapid("05.04.2011", 0.9)]
+    assert read(b, i_two)[:2] == (None, None)
 
 
 def test_a_glyph_read_date_alone_needs_to_be_sure_among_the_dates_its_cells_allow() -> None:

@@ -391,11 +391,15 @@ def test_b_reads_later_than_i_are_left_out_and_what_remains_needs_two_reads() ->
     cut = tess("23.12.2017", 0.94)  # a 2 whose stroke went with the box border
 
     two = _read_fields(lines_for(B=[cut, cut, tess("23.12.2012", 0.8), rapid("23.12.2012")], I=i_read))
-    one = _read_fields(lines_for(B=[cut, rapid("23.12.2012")], I=i_read))
+    # I a year later (a second registration): the one read of B left is not enough
+    one = _read_fields(lines_for(B=[cut, rapid("23.12.2012")], I=[tess("23.12.2013")]))
 
     assert two.values["first_registration"] == datetime.date(2012, 12, 23)
     assert two.confidence["B"] < 0.94
     assert "first_registration" not in one.values and "B" in one.unread
+    # I the date that read names: B = I, as on a car's first registration (_same_date)
+    same = _read_fields(lines_for(B=[cut, rapid("23.12.2012")], I=i_read))
+    assert same.values["first_registration"] == datetime.date(2012, 12, 23)
 
 
 def test_a_date_stays_unread_when_another_read_shows_another_year_and_the_engines_do_not_agree() -> None:
