@@ -75,6 +75,8 @@ LEGIBILITY_PROBES = ("E", "B", "D.1", "D.3", "P.3")
 VIN_MIN_CONFIDENCE = 0.3  # below: S/5, B/8 and 1/L mix-ups that pass every rule (measured)
 TEXT_FIELDS = ("P.3", "D.1", "D.3", "A")
 CODE_FIELDS = ("E", "B", "J", "10", "I", "2.1")
+# the values every ZB I carries that the registration needs (field code: Reading attribute)
+PRINTED = {"E": "vin", "B": "first_registration", "J": "vehicle_class", "10": "energy_code"}
 FIELDS = TEXT_FIELDS + CODE_FIELDS
 EARLIEST = datetime.date(1950, 1, 1)
 VIN_ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"
@@ -131,6 +133,10 @@ GLYPH_CLASS_ALONE = 0.96
 # of seeds 0-79 through document_read (221 accepted), with no floor: 12 B so stored, all right
 # (supports 0.43 to 1.0), none wrong; B right 106 -> 114 of 141 poor photos.
 SAME_DATE_SURE = 0.4
+# B = I from the glyph reader's cells of B (I decided, B not sure): the share of I's date among
+# the dates B's cells allow up to I. Poor photos of seeds 0-179 where I was decided and B not:
+# B = I 0.012, 0.104, 0.306, 0.389; B another date 0.000 (five).
+SAME_AS_I = 0.1
 SURE = {"E": 0.85, "B": 0.8, "I": 0.8, "J": 0.8, "10": 0.8, "P.3": 0.8}
 # World manufacturer identifiers (ISO 3780) of makers selling in Germany: a read whose WMI is
 # one of them is more likely right than one whose WMI nobody was assigned.
@@ -1011,12 +1017,20 @@ def _date_posterior(
     """The likeliest date the glyph reader's ten cells allow, and its share of the likelihood of
     all the dates they allow (as _vin_posterior): DD.MM.YYYY, a day of the calendar, from
     EARLIEST to today and not later than `latest`. A 2031 whose 1 might be a 3 is 2013."""
+    return _likeliest(_date_readings(line, today, latest))
+
+
+def _date_readings(
+    line: ocr.Line, today: datetime.date, latest: datetime.date | None
+) -> list[tuple[float, datetime.date]]:
+    """The plausible dates the glyph reader's cells allow, with their log likelihoods, likeliest
+    first (_date_posterior)."""
     valid = []
     for score, text in _readings(line, DATE_PLACES):
         value = _date(text)
         if _plausible(value, today, latest):
             valid.append((score, value))
-    return _likeliest(valid)
+    return valid
 
 
 def _date_candidates(
@@ -1036,6 +1050,16 @@ def _date_candidates(
     return found
 
 
+def _share_of(value: datetime.date, line: ocr.Line, today: datetime.date) -> float:
+    """The share of `value` in the likelihood of the dates the glyph reader's cells allow up to
+    it (0 for another reader's line)."""
+    if line.engine != "glyphs" or not (valid := _date_readings(line, today, value)):
+        return 0.0
+    best = valid[0][0]
+    weights = [(math.exp(score - best), date) for score, date in valid]
+    return sum(w for w, date in weights if date == value) / sum(w for w, _ in weights)
+
+
 def _same_date(
     first_reads: Sequence[ocr.Line],
     this_reads: Sequence[ocr.Line],
@@ -1043,20 +1067,25 @@ def _same_date(
     today: datetime.date,
 ) -> tuple[datetime.date, float] | None:
     """B read as the date I, where B alone was not sure: a car still on its first registration
-    has B = I, and a read of B's own box that names I's date (decided, or the one date I's reads
-    name) is that date, unless B's reads name another of them. It is wrong only
-    where B's box was misread into I's date, or both boxes into one date: none so in the
-    measurement (SAME_DATE_SURE)."""
+    has B = I. With I decided: a read of B's own box that names I's date (SAME_DATE_SURE), or
+    the glyph reader's cells of B allowing I's date with SAME_AS_I of their likelihood. With I
+    undecided: B's and I's reads naming one date, I's reads no other, each surely enough
+    (SAME_DATE_SURE): then both are that date. It is wrong only where B's box was misread into
+    I's date, or both boxes into one date: none so in the measurement."""
     firsts = _date_candidates(first_reads, today, this)
-    thises = {this: 1.0} if this is not None else _date_candidates(this_reads, today, None)
+    if this is not None:
+        named = firsts.get(this, 0.0)
+        cells = max((_share_of(this, line, today) for line in first_reads), default=0.0)
+        if named >= SAME_DATE_SURE or cells >= SAME_AS_I:
+            return this, round(0.8 * max(named, cells), 2)
+        return None
+    thises = _date_candidates(this_reads, today, None)
     common = set(firsts) & set(thises)
     if len(common) != 1 or len(thises) != 1:
         return None
     value = common.pop()
     support = min(firsts[value], thises[value])
-    if support < SAME_DATE_SURE:
-        return None
-    return value, round(0.8 * support, 2)
+    return (value, round(0.8 * support, 2)) if support >= SAME_DATE_SURE else None
 
 
 def _plausible(
@@ -1544,6 +1573,10 @@ def document_read(image: Image.Image) -> Reading:
         return _refused(image, page.grid, score, None, page)
     v: dict[str, Any] = fields.values
     energy = v.get("energy_code")
+    # a value every ZB I has that nothing was read of at all (its box cut off by the frame, in
+    # glare, or empty): flagged as one that failed, not passed over (poor-019: the photo cut
+    # off the grid's top rows, B and E with them)
+    missing = [code for code, key in PRINTED.items() if key not in v and code not in fields.unread]
     return Reading(
         is_zlb=True,
         readable=True,
@@ -1562,7 +1595,7 @@ def document_read(image: Image.Image) -> Reading:
         plate=v.get("plate"),
         maker_key=v.get("maker_key"),
         confidence=fields.confidence,
-        unread=tuple(fields.unread),
+        unread=(*fields.unread, *missing),
         page=page,
     )
 

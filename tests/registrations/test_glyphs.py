@@ -19,6 +19,7 @@ from registrations.reader import (
     GLYPH_DATE_ALONE,
     GLYPH_OPEN_DATE_ALONE,
     GLYPH_VIN_ALONE,
+    SAME_AS_I,
     SAME_DATE_SURE,
     VIN_ALPHABET,
     _read_fields,
@@ -258,6 +259,25 @@ def test_b_is_read_as_the_date_i_where_a_read_of_its_own_box_names_that_date() -
     # I's box names another date as well as this one: which is I is not known
     i_two = [*i, rapid("05.04.2011", 0.9)]
     assert read(b, i_two)[:2] == (None, None)
+
+
+def test_b_is_i_where_the_glyph_readers_cells_of_b_allow_its_date_enough() -> None:
+    # poor-033 (I 11.04.2014, read surely; B 11.04.2014 read 11.04.2018 by the glyph reader and
+    # garbled by Tesseract): the cells allow I's date among others, none of them sure
+    this = datetime.date(2014, 4, 11)
+    garbled = tess("18642018", 0.0)
+
+    def first(share: float) -> object:
+        # the decade's cell 1 or 0 alike; the year's cell 8 (later than I), 0, or 4 with the
+        # probability that gives 2014 `share` among the dates allowed up to I (2000, 2004, 2008,
+        # 2010 and 2014: 0.55 + p in all, 0.5 p of it 2014)
+        p = 0.55 * share / (0.5 - share)
+        b = cells("11.04.2018", {8: (("1", 0.5), ("0", 0.5)), 9: (("8", 0.5), ("0", 0.3), ("4", p))})
+        fields = _read_fields(lines_for(B=[garbled, b], I=[tess("11.04.2014", 0.95)]))
+        return fields.values.get("first_registration")
+
+    assert first(SAME_AS_I + 0.01) == this
+    assert first(SAME_AS_I - 0.01) is None
 
 
 def test_a_glyph_read_date_alone_needs_to_be_sure_among_the_dates_its_cells_allow() -> None:

@@ -148,6 +148,20 @@ def test_a_non_electric_vehicle_is_accepted_and_flagged() -> None:
     assert reading.needs_review
 
 
+def test_a_value_nothing_was_read_of_is_flagged_for_the_back_office() -> None:
+    # poor-019: the photo cut off the grid's top rows; here the VIN and B boxes are empty
+    rng = random.Random("test-empty-boxes")
+    car = realistic.vehicle(rng, energy="0004")
+    page = realistic.render_form(rng, {**car.values, "E": "", "B": ""})
+    reading = read(jpeg(realistic.photograph(rng, page, quality="scan")))
+
+    assert reading.is_zlb
+    assert reading.vin is None and reading.first_registration is None
+    assert {"E", "B"} <= set(reading.unread)
+    assert reading.vehicle_class == car.expected["J"] and "J" not in reading.unread
+    assert reading.needs_review
+
+
 @pytest.mark.parametrize("kind", ["teil2", "coc", "invoice", "webpage"])
 def test_wrong_documents_are_refused_by_kind(kind: str) -> None:
     for seed in range(2):
