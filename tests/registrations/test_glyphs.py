@@ -209,6 +209,15 @@ def test_rapidocr_reading_the_other_of_a_pair_stops_tesseract_and_glyphs_agreein
     assert _read_fields(lines_for(E=reads[:2])).values["vin"] == wrong  # without it: agreement
 
 
+def test_a_read_the_check_digit_confirms_by_chance_does_not_outrank_two_readers_agreeing() -> None:
+    # held-out phone-154: Tesseract read the Z of ZZ as 2, unsure (0.0), and that VIN meets the
+    # check digit by chance; RapidOCR and the glyph reader both read the Z
+    right, chance = "WV1NHD86ZZPMK7897", "WV1NHD862ZPMK7897"
+    assert vin_valid(chance)[1] and not vin_valid(right)[1]
+    reads = [tess(chance, 0.0), glyph(right, 0.995), rapid(right, 0.945)]
+    assert _read_fields(lines_for(E=reads)).values["vin"] == right
+
+
 def test_a_glyph_read_date_needs_each_digit_seen_by_an_ocr_engine() -> None:
     # RapidOCR read 18.01.2014 for 10.01.2014; Tesseract 16.01.2014 with the 0 its second choice;
     # the glyph reader 10.01.2014, not sure enough of the 0 to be stored alone
