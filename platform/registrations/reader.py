@@ -783,6 +783,10 @@ ENGINE_FOR_PAIR: dict[frozenset[str], str] = {
 CONFUSABLE = frozenset(
     frozenset(pair) for pair in ("S5", "S8", "S9", "Z2", "Z7", "B8", "D0", "G6", "E0", "VY", "1L")
 )
+# ... and in a WMI, RapidOCR's W for a V (a poor photo's WV1 read WW1 twice, with 5 for an S
+# further on; its second commonest swap on held-out poor photos of seeds 90-179, five times): a pair
+# that would close open places of other reads too freely (_fuse_vin), so only here
+WMI_CONFUSABLE = CONFUSABLE | {frozenset("VW")}
 
 
 def _wmi_in_doubt(vin: str) -> bool:
@@ -795,7 +799,7 @@ def _wmi_in_doubt(vin: str) -> bool:
         return False
     for known in WMI:
         differ = [(a, b) for a, b in zip(wmi, known, strict=True) if a != b]
-        if len(differ) == 1 and frozenset(differ[0]) in CONFUSABLE:
+        if len(differ) == 1 and frozenset(differ[0]) in WMI_CONFUSABLE:
             return True
     return False
 

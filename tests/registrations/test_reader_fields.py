@@ -565,6 +565,11 @@ def test_a_wmi_one_confusable_character_from_a_known_one_needs_its_check_digit()
     fields = _read_fields(lines_for(E=[tess(read, 0.45), rapid(read, 0.94), tess(read, 0.5)]))
 
     assert "vin" not in fields.values and "E" in fields.unread
+    # in a WMI, RapidOCR's W for a V as well (held-out poor-288: WV1 read WW1 twice)
+    ww = "WW1HTSMZ08SSM1783"
+    assert vin_valid(ww) == (True, False) and "WV1" in WMI and "WW1" not in WMI
+    fields = _read_fields(lines_for(E=[tess(ww, 0.45), rapid(ww, 0.85), rapid(ww, 0.87)]))
+    assert "vin" not in fields.values and "E" in fields.unread
     # a WMI nobody knows and no known one is near: two engines that agree suffice
     other = "XYZHEDAP93SC46798"
     assert _read_fields(lines_for(E=[tess(other, 0.45), rapid(other, 0.94)])).values["vin"] == other
