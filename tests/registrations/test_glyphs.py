@@ -19,10 +19,12 @@ from registrations.reader import (
     GLYPH_DATE_ALONE,
     GLYPH_OPEN_DATE_ALONE,
     GLYPH_VIN_ALONE,
+    GLYPH_VIN_CONFIRMED,
     SAME_AS_I,
     SAME_DATE_SURE,
     VIN_ALPHABET,
     _read_fields,
+    _sure,
     vin_check_digit,
     vin_valid,
 )
@@ -189,6 +191,24 @@ def test_a_rule_decides_a_cell_the_classifier_was_unsure_of_where_only_one_readi
     assert stored(cells(VW, {16: (("5", 0.45), ("6", 0.4), ("S", 0.15))})) is None
 
 
+def test_a_less_sure_glyph_read_vin_is_stored_where_both_ocr_engines_read_its_unsure_places_so() -> None:
+    # the cells unsure between Z and 2 at the fifth place; neither OCR read is a VIN (an O, a Z
+    # among the serial's digits), but both read the line, and the Z
+    unsure = cells(VW, {4: (("Z", 0.6), ("2", 0.4))})
+    tesseract, rapidocr = tess("WVWZZZE1ZPWO12345", 0.4), rapid("WVWZZZE1ZPW01Z345", 0.8)
+    assert GLYPH_VIN_CONFIRMED <= 0.6 < GLYPH_VIN_ALONE
+    fields = _read_fields(lines_for(E=[tesseract, unsure, rapidocr]))
+    assert fields.values["vin"] == VW and fields.confidence["E"] == 0.54
+    # RapidOCR alone bearing it out is not enough (it takes a blurred S for 5 as the cells do)
+    tess_2 = tess("WVWZ2ZE1ZPWO12345", 0.4)
+    assert _read_fields(lines_for(E=[tess_2, unsure, rapidocr])).values.get("vin") is None
+    # RapidOCR reading the other character the cells allowed: unread
+    rapid_2 = rapid("WVWZ2ZE1ZPW01Z345", 0.8)
+    assert _read_fields(lines_for(E=[tesseract, unsure, rapid_2])).values.get("vin") is None
+    # without OCR reads of the line, the cells alone are not sure enough
+    assert _read_fields(lines_for(E=[unsure])).values.get("vin") is None
+
+
 def test_a_less_sure_glyph_read_vin_needs_an_ocr_engine_to_read_the_same_vin() -> None:
     assert _read_fields(lines_for(E=[tess(VW, 0.3), cells(VW, UNSURE_P)])).values["vin"] == VW
     # every place of it among an OCR engine's reads or alternatives is not enough (held-out
@@ -216,6 +236,47 @@ def test_a_read_the_check_digit_confirms_by_chance_does_not_outrank_two_readers_
     assert vin_valid(chance)[1] and not vin_valid(right)[1]
     reads = [tess(chance, 0.0), glyph(right, 0.995), rapid(right, 0.945)]
     assert _read_fields(lines_for(E=reads)).values["vin"] == right
+
+
+def test_the_glyph_readers_vin_is_the_likeliest_its_cells_allow_where_its_own_read_is_none() -> None:
+    # held-out poor-074: RapidOCR read the VIN exactly; the glyph reader's cells read a blurred
+    # 8 of the serial as B (no VIN: the last four are digits), the 8 and a 6 after it
+    right = "VTR7ZKFJ8XTN98939"
+    unsure = {13: (("B", 0.5), ("8", 0.25), ("6", 0.2))}
+    tesseract = tess("VTRTZKFJBXTN9B939", 0.0)
+    reads = [tesseract, cells(right[:13] + "B" + right[14:], unsure), rapid(right, 0.97)]
+    assert _read_fields(lines_for(E=reads)).values["vin"] == right
+    # the cells' likeliest VIN counts as their read, not as a read of every VIN they allow
+    other = right[:13] + "6" + right[14:]
+    reads = [tesseract, cells(right[:13] + "B" + right[14:], unsure), rapid(other, 0.97)]
+    assert _read_fields(lines_for(E=reads)).values.get("vin") is None
+
+
+def test_a_vin_put_together_with_a_wmi_in_doubt_needs_a_region_that_uses_the_check_digit() -> None:
+    # held-out phone-161: RapidOCR read VW's WVW as WWW, Tesseract a W too many; put together,
+    # WWW... met the check digit by chance, and a region-W maker does not use it
+    wrong = "WWWR54Y648M433725"
+    assert vin_valid(wrong) == (True, True)
+    reads = [tess("WVWWR54Y648M433725", 0.51), rapid(wrong, 0.98)]
+    fields = _read_fields(lines_for(E=reads))
+    assert fields.values.get("vin") is None and "E" in fields.unread
+    # the glyph reader's sure read of the VIN, which no OCR engine read, is stored as before
+    reads.append(cells("WVWR54Y648M433725"))
+    assert _read_fields(lines_for(E=reads)).values["vin"] == "WVWR54Y648M433725"
+
+
+def test_a_vin_one_reader_met_the_check_digit_with_is_read_again() -> None:
+    # held-out phone-060: Tesseract read the M as 4, 0.87 sure; M and 4 weigh alike in the check
+    # digit's sum, so the wrong VIN met it, and nothing else was read
+    right, wrong = "LRWW7VAV31M399829", "LRWW7VAV314399829"
+    assert vin_valid(right) == vin_valid(wrong) == (True, True)
+    alone = lines_for(E=[tess(wrong, 0.87)])
+    assert _read_fields(alone).values["vin"] == wrong and not _sure("E", alone)
+    # read again: the glyph reader and RapidOCR read the M, and the read is contradicted
+    again = lines_for(E=[tess(wrong, 0.87), glyph(right, 0.97), rapid(right, 0.95)])
+    assert _read_fields(again).values["vin"] == right and _sure("E", again)
+    # two readers of one VIN are sure, as before
+    assert _sure("E", lines_for(E=[tess(right, 0.87), glyph(right, 0.97), rapid(right, 0.95)]))
 
 
 def test_a_glyph_read_date_needs_each_digit_seen_by_an_ocr_engine() -> None:
