@@ -455,3 +455,17 @@ def test_a_read_that_differs_only_in_making_a_known_wmi_unknown_does_not_contrad
     further = "S" + right[1:12] + "0" + right[13:]
     reads = [*tesseract, cells(right), rapid(further, 0.99)]
     assert _read_fields(lines_for(E=reads)).values.get("vin") is None
+
+
+def test_the_engines_reads_put_together_are_not_stored_where_the_cells_refuse_them() -> None:
+    # held-out poor-130: RapidOCR and Tesseract both read a blurred 0 as 9, and their reads put
+    # together place by place gave WVWPTNME7N19E5840; the glyph reader's cells read the 0
+    right = "WVWPTNME7N10E5840"
+    ocr_reads = [
+        tess("WVWPTNME7N19E65840", 0.0),
+        rapid("WWWPTNME7N19E5840", 0.9),
+        tess("WVWPTNME7N160E5846", 0.0),
+        tess("WVWPTNME7N1965840", 0.0),
+    ]
+    assert _read_fields(lines_for(E=ocr_reads)).values["vin"] == "WVWPTNME7N19E5840"
+    assert _read_fields(lines_for(E=[*ocr_reads, cells(right)])).values["vin"] == right
