@@ -645,6 +645,11 @@ def _vin_reads(line: ocr.Line) -> list[tuple[str, float, bool]]:
     return found
 
 
+def _letters_digits(line: ocr.Line) -> str:
+    """A read's letters and digits, upper case: the 17 places of a VIN line as the engine read them."""
+    return re.sub(r"[^A-Z0-9]", "", line.text.upper())
+
+
 def _alignment(base: str, other: str) -> list[int | None]:
     """Where each of `base`'s places is in `other` (None where `other` dropped it): the
     engines drop or add a character now and then, which must not shift every place after it."""
@@ -681,7 +686,7 @@ def _fuse_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     engines = {line.engine for line in reads}
     if len(engines) < 2:
         return None
-    flat = [(line, re.sub(r"[^A-Z0-9]", "", line.text.upper())) for line in reads]
+    flat = [(line, _letters_digits(line)) for line in reads]
     full = [text for _, text in flat if len(text) == 17]
     if not full:
         return None
@@ -840,7 +845,7 @@ def _contradicted(vin: str, reads: list[ocr.Line]) -> bool:
     for line in reads:
         if line.engine in by:
             continue
-        text = re.sub(r"[^A-Z0-9]", "", line.text.upper())
+        text = _letters_digits(line)
         if len(text) != 17 or text == vin:
             continue
         if text[3:] == vin[3:] and vin[:3] in WMI and text[:3] not in WMI:
@@ -857,7 +862,7 @@ def _pair_doubted(vin: str, seen: list[tuple[float, str]], reads: list[ocr.Line]
     for line in reads:
         if line.engine in by:
             continue
-        text = re.sub(r"[^A-Z0-9]", "", line.text.upper())
+        text = _letters_digits(line)
         if len(text) != len(vin):
             continue
         for a, b in zip(vin, text, strict=True):
@@ -949,9 +954,7 @@ def _cells_refuse(vin: str, reads: list[ocr.Line]) -> bool:
     for line in reads:
         if line.engine != "glyphs" or not (valid := _vin_readings(line)):
             continue
-        best = valid[0][0]
-        weights = [(math.exp(score - best), text) for score, text in valid]
-        if sum(weight for weight, text in weights if text == vin) < CELLS_REFUSE * sum(w for w, _ in weights):
+        if sum(share for share, text in _shares(valid) if text == vin) < CELLS_REFUSE:
             return True
     return False
 
@@ -986,16 +989,13 @@ def _places_confirmed(vin: str, valid: Sequence[tuple[float, str]], reads: list[
     both engines, and RapidOCR reads no other character the cells allowed at any place (with
     a hundredth of the likelihood or more). RapidOCR alone is not enough: it took a blurred S for
     a 5, a B for a 0 and a 0 for an 8 as the glyph reader did (held-out poor-070, -446, -466)."""
-    best = valid[0][0]
-    weights = [(math.exp(score - best), text) for score, text in valid]
-    total = sum(weight for weight, _ in weights)
     shares: list[dict[str, float]] = [{} for _ in vin]
-    for weight, text in weights:
+    for share, text in _shares(valid):
         for i, c in enumerate(text):
-            shares[i][c] = shares[i].get(c, 0.0) + weight / total
+            shares[i][c] = shares[i].get(c, 0.0) + share
     seen: list[dict[str, set[str]]] = [{} for _ in vin]
     for line in reads:
-        text = re.sub(r"[^A-Z0-9]", "", line.text.upper())
+        text = _letters_digits(line)
         if line.engine == "glyphs" or not 14 <= len(text) <= 19:
             continue
         placed = _alignment(vin, text)
@@ -1058,8 +1058,16 @@ def _likeliest(valid: Sequence[tuple[float, T]]) -> tuple[T, float] | None:
     """The likeliest of the valid readings (likeliest first) and its share of their likelihood."""
     if not valid:
         return None
-    best, value = valid[0]
-    return value, 1 / sum(math.exp(score - best) for score, _ in valid)
+    share, value = _shares(valid)[0]
+    return value, share
+
+
+def _shares(valid: Sequence[tuple[float, T]]) -> list[tuple[float, T]]:
+    """Each of the readings (log likelihoods, likeliest first) with its share of their likelihood."""
+    best = valid[0][0]
+    weights = [(math.exp(score - best), value) for score, value in valid]
+    total = sum(weight for weight, _ in weights)
+    return [(weight / total, value) for weight, value in weights]
 
 
 YEAR = re.compile(r"[.,]\s?((?:19|20)\d\d)(?!\d)")
@@ -1176,9 +1184,7 @@ def _share_of(value: datetime.date, line: ocr.Line, today: datetime.date) -> flo
     it (0 for another reader's line)."""
     if line.engine != "glyphs" or not (valid := _date_readings(line, today, value)):
         return 0.0
-    best = valid[0][0]
-    weights = [(math.exp(score - best), date) for score, date in valid]
-    return sum(w for w, date in weights if date == value) / sum(w for w, _ in weights)
+    return sum(share for share, date in _shares(valid) if date == value)
 
 
 def _same_date(

@@ -14,11 +14,13 @@ import io
 import json
 import os
 import re
+import socket
 import sys
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -110,9 +112,9 @@ class StorybookServer(http.server.ThreadingHTTPServer):
     """A page closed while its video was still loading cuts the connection (the pictures paint
     videos over, nothing waits for them): no fault, and no traceback in the test log."""
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError
-            super().handle_error(request, client_address)  # type: ignore[arg-type]
+            super().handle_error(request, client_address)
 
 
 @pytest.fixture(scope="module")
