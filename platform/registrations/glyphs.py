@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -227,13 +228,27 @@ def comb_hypotheses(ink: np.ndarray, rows: tuple[int, int], length: int) -> list
     return [(start, pitch) for _, start, pitch in found]
 
 
+class _Cells(NamedTuple):
+    score: float
+    probabilities: np.ndarray  # (cells, GLYPHS)
+    comb: tuple[float, float]  # start, pitch
+    cleaned: bool  # read with the border across the line taken out (_without_borders)
+
+
 def _best_cells(
-    classifier: Ensemble, ink: np.ndarray, length: int, allowed: np.ndarray
-) -> tuple[float, np.ndarray] | None:
+    classifier: Ensemble,
+    ink: np.ndarray,
+    length: int,
+    allowed: np.ndarray,
+    hypotheses: list[tuple[float, float]] | None = None,
+) -> tuple[float, np.ndarray, tuple[float, float]] | None:
+    """The score, cell probabilities and comb (start, pitch) of the cell row read most surely,
+    among `hypotheses` or the ink profile's best (comb_hypotheses)."""
     rows = text_rows(ink)
     if rows is None:
         return None
-    hypotheses = comb_hypotheses(ink, rows, length)[:HYPOTHESES]
+    if hypotheses is None:
+        hypotheses = comb_hypotheses(ink, rows, length)[:HYPOTHESES]
     if not hypotheses:
         return None
     cells = [
@@ -248,45 +263,94 @@ def _best_cells(
     )
     probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
     masses = np.array([c.sum() for c in cells]).reshape(len(hypotheses), length)
-    best: tuple[float, np.ndarray] | None = None
-    for found, mass in zip(probabilities.reshape(len(hypotheses), length, -1), masses, strict=True):
+    best: tuple[float, np.ndarray, tuple[float, float]] | None = None
+    for comb, found, mass in zip(
+        hypotheses, probabilities.reshape(len(hypotheses), length, -1), masses, strict=True
+    ):
         blank = (mass < 0.08 * np.percentile(mass, 90)) & (found.argmax(axis=1) != GLYPHS.index("."))
         score = float(np.log(found.max(axis=1) + 1e-6).sum()) - BLANK_PENALTY * int(blank.sum())
         if best is None or score > best[0]:
-            best = (score, found)
+            best = (score, found, comb)
     return best
 
 
-def read_line(line: np.ndarray, length: int, alphabet: str) -> ocr.Line | None:
+def _without_borders(ink: np.ndarray) -> np.ndarray | None:
+    """`ink` with a box's border under or over the value taken out (rows dark across the crop,
+    a few pixels high); None where there is none."""
+    across = (ink > 0.3).mean(axis=1) > 0.75
+    if not across.any():
+        return None
+    clean = ink.copy()
+    k = 0
+    while k < len(across):
+        if across[k]:
+            end = k
+            while end < len(across) and across[end]:
+                end += 1
+            if end - k <= 6:
+                clean[max(0, k - 1) : end + 1] = 0
+            k = end
+        k += 1
+    return clean
+
+
+def _line_cells(classifier: Ensemble, ink: np.ndarray, length: int, allowed: np.ndarray) -> _Cells | None:
+    """The `length` cells on the line the classifier reads most surely, with and without a
+    border across it."""
+    tried = []
+    if (found := _best_cells(classifier, ink, length, allowed)) is not None:
+        tried.append(_Cells(*found, cleaned=False))
+    clean = _without_borders(ink)
+    if clean is not None and (found := _best_cells(classifier, clean, length, allowed)) is not None:
+        tried.append(_Cells(*found, cleaned=True))
+    return max(tried, key=lambda c: c.score) if tried else None
+
+
+def _rescaled(
+    classifier: Ensemble, line: np.ndarray, cells: _Cells, scale: float, allowed: np.ndarray
+) -> np.ndarray | None:
+    """The cells' probabilities read again from the line resized by `scale`: the comb found at
+    the page's scale, scaled, its start moved by up to a sixth of a cell and its pitch by 2 %
+    (not the whole search again)."""
+    resized = cv2.resize(
+        line, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    )
+    ink = (255 - resized.astype(np.float32)) / 255
+    if cells.cleaned:
+        clean = _without_borders(ink)
+        if clean is None:
+            return None
+        ink = clean
+    start, pitch = cells.comb
+    combs = [
+        ((start + shift * pitch) * scale, pitch * scale * stretch)
+        for shift in (-1 / 6, 0, 1 / 6)
+        for stretch in (0.98, 1.0, 1.02)
+    ]
+    found = _best_cells(classifier, ink, len(cells.probabilities), allowed, combs)
+    return None if found is None else found[1]
+
+
+def read_line(
+    line: np.ndarray, length: int, alphabet: str, scales: tuple[float, ...] = ()
+) -> ocr.Line | None:
     """The value on `line` (8-bit grey, dark on white, the page's scale) as `length` cells of
     `alphabet`: the text, its least sure cell's probability as the line's confidence, and each
-    cell's likeliest characters (ALTERNATIVES) as its alternatives. None without a model or
-    without ink."""
+    cell's likeliest characters (ALTERNATIVES) as its alternatives. With `scales`, each cell's
+    probabilities are the mean of its reads at the page's scale and those (_rescaled). None
+    without a model or without ink."""
     classifier = model()
     if classifier is None or line.size == 0:
         return None
-    ink = (255 - line.astype(np.float32)) / 255
     allowed = np.array([c in alphabet for c in GLYPHS], np.float32)
-    tried = [_best_cells(classifier, ink, length, allowed)]
-    # a box's border under or over the value: rows dark across the crop, a few pixels high
-    across = (ink > 0.3).mean(axis=1) > 0.75
-    if across.any():
-        clean = ink.copy()
-        k = 0
-        while k < len(across):
-            if across[k]:
-                end = k
-                while end < len(across) and across[end]:
-                    end += 1
-                if end - k <= 6:
-                    clean[max(0, k - 1) : end + 1] = 0
-                k = end
-            k += 1
-        tried.append(_best_cells(classifier, clean, length, allowed))
-    results = [t for t in tried if t is not None]
-    if not results:
+    cells = _line_cells(classifier, (255 - line.astype(np.float32)) / 255, length, allowed)
+    if cells is None:
         return None
-    _, probabilities = max(results, key=lambda r: r[0])
+    reads = [cells.probabilities]
+    for scale in scales:
+        if (again := _rescaled(classifier, line, cells, scale, allowed)) is not None:
+            reads.append(again)
+    probabilities = np.mean(reads, axis=0)
     order = np.argsort(-probabilities, axis=1)[:, :ALTERNATIVES]
     text = "".join(GLYPHS[i] for i in order[:, 0])
     choices = tuple(

@@ -74,6 +74,32 @@ def test_a_vin_in_a_font_it_never_saw_is_read_cell_by_cell(blur: float) -> None:
     assert 0 < line.confidence <= 1
 
 
+def test_a_line_read_at_more_scales_averages_each_cells_reads_there() -> None:
+    vin = "WVGZZZE2ZMP058325"
+    pixels = printed_line(vin, 2.6)
+    classifier = glyphs.model()
+    assert classifier is not None
+    allowed = np.array([c in VIN_ALPHABET for c in glyphs.GLYPHS], np.float32)
+    found = glyphs._line_cells(classifier, (255 - pixels.astype(np.float32)) / 255, 17, allowed)
+    assert found is not None
+    again = [glyphs._rescaled(classifier, pixels, found, scale, allowed) for scale in (0.9, 1.1)]
+
+    line = glyphs.read_line(pixels, 17, VIN_ALPHABET, (0.9, 1.1))
+
+    assert line is not None and line.text == vin
+    mean = np.mean([found.probabilities, *again], axis=0)
+    for k, cell in enumerate(line.choices):
+        for char, probability in cell:
+            assert probability == pytest.approx(mean[k, glyphs.GLYPHS.index(char)], abs=0.0005)
+    # the cells read at the other scales from the comb found at the page's scale: the same
+    # cells, read differently (there is something to average)
+    assert all(
+        a is not None and a.argmax(axis=1).tolist() == found.probabilities.argmax(axis=1).tolist()
+        for a in again
+    )
+    assert not np.allclose(again[0], found.probabilities, atol=1e-3)
+
+
 def test_a_date_is_read_as_ten_cells_of_digits_and_dots() -> None:
     line = glyphs.read_line(printed_line("08.03.2015", 1.5), 10, "0123456789.")
     assert line is not None and line.text == "08.03.2015"
