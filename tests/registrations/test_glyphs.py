@@ -82,7 +82,11 @@ def test_a_line_read_at_more_scales_averages_each_cells_reads_there() -> None:
     allowed = np.array([c in VIN_ALPHABET for c in glyphs.GLYPHS], np.float32)
     found = glyphs._line_cells(classifier, (255 - pixels.astype(np.float32)) / 255, 17, allowed)
     assert found is not None
-    again = [glyphs._rescaled(classifier, pixels, found, scale, allowed) for scale in (0.9, 1.1)]
+    again = []
+    for scale in (0.9, 1.1):
+        read = glyphs._rescaled(classifier, pixels, found, scale, allowed)
+        assert read is not None
+        again.append(read)
 
     line = glyphs.read_line(pixels, 17, VIN_ALPHABET, (0.9, 1.1))
 
@@ -93,10 +97,8 @@ def test_a_line_read_at_more_scales_averages_each_cells_reads_there() -> None:
             assert probability == pytest.approx(mean[k, glyphs.GLYPHS.index(char)], abs=0.0005)
     # the cells read at the other scales from the comb found at the page's scale: the same
     # cells, read differently (there is something to average)
-    assert all(
-        a is not None and a.argmax(axis=1).tolist() == found.probabilities.argmax(axis=1).tolist()
-        for a in again
-    )
+    best = found.probabilities.argmax(axis=1).tolist()
+    assert all(read.argmax(axis=1).tolist() == best for read in again)
     assert not np.allclose(again[0], found.probabilities, atol=1e-3)
 
 
