@@ -964,7 +964,7 @@ def _cells_refuse(vin: str, reads: list[ocr.Line]) -> bool:
     for line in reads:
         if line.engine != "glyphs" or not (valid := _vin_readings(line)):
             continue
-        if sum(share for share, text in _shares(valid) if text == vin) < CELLS_REFUSE:
+        if _share(valid, vin) < CELLS_REFUSE:
             return True
     return False
 
@@ -1070,6 +1070,13 @@ def _likeliest(valid: Sequence[tuple[float, T]]) -> tuple[T, float] | None:
         return None
     share, value = _shares(valid)[0]
     return value, share
+
+
+def _share(valid: Sequence[tuple[float, T]], value: T) -> float:
+    """`value`'s share of the likelihood of the readings `valid` (0 where it is not among them)."""
+    if not valid:
+        return 0.0
+    return sum(share for share, other in _shares(valid) if other == value)
 
 
 def _shares(valid: Sequence[tuple[float, T]]) -> list[tuple[float, T]]:
@@ -1194,7 +1201,7 @@ def _share_of(value: datetime.date, line: ocr.Line, today: datetime.date) -> flo
     it (0 for another reader's line)."""
     if line.engine != "glyphs" or not (valid := _date_readings(line, today, value)):
         return 0.0
-    return sum(share for share, date in _shares(valid) if date == value)
+    return _share(valid, value)
 
 
 def _same_date(
