@@ -43,6 +43,7 @@ GLYPHS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789."
 CELL_W, CELL_H = 16, 24
 MODEL = Path(__file__).with_name("glyph_model.npz")
 CONV_MODEL = Path(__file__).with_name("glyph_conv.npz")
+DEEP_MODEL = Path(__file__).with_name("glyph_deep.npz")
 TEXT_HEIGHT = 22  # page pixels (10 per mm): the values' line, for finding its rows
 HYPOTHESES = 40  # cell rows read, the best by the ink profile
 # cells read at once (every cell placement's cells in a few products per layer, not one call per
@@ -137,11 +138,45 @@ class ConvModel:
         return softmax(self.forward(features)[0])
 
 
+class DeepConvModel:
+    """A deeper convolutional network: three 3 x 3 convolutions of 32, 64 and 128 channels (ReLU,
+    2 x 2 max pooling after the first two), a hidden layer of 256, softmax. Trained with PyTorch
+    (`train_glyph_model --model deep`, at training time only) and run here in numpy; its last
+    layer is divided by the temperature fitted on held-out cells, so that its probabilities
+    mean what the reader's shares assume."""
+
+    names = ("k1", "b1", "k2", "b2", "k3", "b3", "w4", "b4", "w5", "b5")
+
+    def __init__(self, params: list[np.ndarray]) -> None:
+        self.params = [p.astype(np.float32) for p in params]
+
+    @classmethod
+    def load(cls, path: Path) -> DeepConvModel:
+        with np.load(path) as data:
+            return cls([data[name] for name in cls.names])
+
+    def save(self, path: Path) -> None:
+        arrays = {name: p.astype(np.float16) for name, p in zip(self.names, self.params, strict=True)}
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+    def proba(self, features: np.ndarray) -> np.ndarray:
+        k1, b1, k2, b2, k3, b3, w4, b4, w5, b5 = self.params
+        n = len(features)
+        x = features.reshape(n, CELL_H, CELL_W, 1)
+        for kernel, bias, pooled in ((k1, b1, True), (k2, b2, True), (k3, b3, False)):
+            height, width = x.shape[1:3]
+            x = np.maximum(im2col(x) @ kernel + bias, 0).reshape(n, height, width, -1)
+            if pooled:
+                x = pool(x)
+        hidden = np.maximum(x.reshape(n, -1) @ w4 + b4, 0)
+        return softmax(hidden @ w5 + b5)
+
+
 class Ensemble:
     """The two classifiers' probabilities, averaged: where one is sure and the other is not, the
     cell is not sure (measured: see the module's docstring)."""
 
-    def __init__(self, members: list[Model | ConvModel]) -> None:
+    def __init__(self, members: list[Model | ConvModel | DeepConvModel]) -> None:
         self.members = members
 
     def proba(self, features: np.ndarray) -> np.ndarray:

@@ -497,3 +497,56 @@ def test_the_engines_reads_put_together_are_not_stored_where_the_cells_refuse_th
     ]
     assert _read_fields(lines_for(E=ocr_reads)).values["vin"] == "WVWPTNME7N19E5840"
     assert _read_fields(lines_for(E=[*ocr_reads, cells(right)])).values["vin"] == right
+
+
+def _reference_forward(state: dict[str, np.ndarray], cells: np.ndarray) -> np.ndarray:
+    """The deeper network's logits as PyTorch lays it out (channels first, cross-correlation,
+    flattening channel by channel), written plainly: the reference for its exported layout."""
+
+    def conv(x: np.ndarray, weights: np.ndarray, bias: np.ndarray) -> np.ndarray:
+        padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        height, width = x.shape[2:]
+        out = np.zeros((len(x), len(weights), height, width))
+        for dy in range(3):
+            for dx in range(3):
+                out += np.einsum(
+                    "nchw,oc->nohw", padded[:, :, dy : dy + height, dx : dx + width], weights[:, :, dy, dx]
+                )
+        return np.maximum(out + bias[None, :, None, None], 0)
+
+    def pool(x: np.ndarray) -> np.ndarray:
+        n, c, h, w = x.shape
+        return x.reshape(n, c, h // 2, 2, w // 2, 2).max(axis=(3, 5))
+
+    x = cells.reshape(-1, 1, glyphs.CELL_H, glyphs.CELL_W)
+    x = pool(conv(x, state["c1.weight"], state["c1.bias"]))
+    x = pool(conv(x, state["c2.weight"], state["c2.bias"]))
+    flat = conv(x, state["c3.weight"], state["c3.bias"]).reshape(len(x), -1)
+    hidden = np.maximum(flat @ state["f1.weight"].T + state["f1.bias"], 0)
+    return hidden @ state["f2.weight"].T + state["f2.bias"]
+
+
+def test_the_deeper_networks_exported_weights_compute_what_pytorch_computed(tmp_path: Path) -> None:
+    # the layout train_glyph_model.deep_model turns PyTorch's weights into: a kernel or the
+    # hidden layer's inputs in another order would still load and read, only worse
+    rng = np.random.default_rng(3)
+    shapes = {
+        "c1.weight": (32, 1, 3, 3),
+        "c1.bias": (32,),
+        "c2.weight": (64, 32, 3, 3),
+        "c2.bias": (64,),
+        "c3.weight": (128, 64, 3, 3),
+        "c3.bias": (128,),
+        "f1.weight": (256, 128 * 6 * 4),
+        "f1.bias": (256,),
+        "f2.weight": (len(glyphs.GLYPHS), 256),
+        "f2.bias": (len(glyphs.GLYPHS),),
+    }
+    state = {name: (rng.standard_normal(shape) * 0.1).astype(np.float32) for name, shape in shapes.items()}
+    cells = rng.standard_normal((5, glyphs.CELL_W * glyphs.CELL_H)).astype(np.float32)
+    logits = _reference_forward(state, cells)
+    model = train_glyph_model.deep_model(state, temperature=2.0)
+    assert np.allclose(model.proba(cells), glyphs.softmax(logits / 2.0), atol=1e-5)
+    model.save(tmp_path / "deep.npz")  # float16, as the committed file
+    again = glyphs.DeepConvModel.load(tmp_path / "deep.npz")
+    assert np.allclose(again.proba(cells), model.proba(cells), atol=2e-2)

@@ -58,6 +58,11 @@ TRAINING_FONTS = (
 # the test documents' fonts (tests/fixtures/zlb/realistic.py), and those drawn from them
 EXCLUDED_FAMILIES = ("liberation", "dejavu", "cousine", "hack", "vera", "menlo")
 DATE_SHARE = 0.25
+# The deeper network's cells (glyphs.DeepConvModel): (regime, seed offset, count), mostly poor
+# photos' lines; its held-out cells (the temperature's) of poor lines too
+DEEP_SETS = (("poor", 20, 125_000), ("poor", 23, 125_000), ("light", 22, 60_000), ("heavier", 21, 60_000))
+DEEP_CHECK = ("poor", 30, 10_000)
+DEEP_WIDTHS = (24, 48, 96)  # its convolutions' channels
 
 
 def font_packages() -> list[str]:
@@ -70,10 +75,13 @@ def random_text(rng: random.Random) -> str:
     return "".join(rng.choice(glyphs.GLYPHS[:-1]) for _ in range(rng.randint(8, 17)))
 
 
-def degraded_line(rng: random.Random, text: str, font_path: Path, heavier: bool = False) -> np.ndarray:
+def degraded_line(rng: random.Random, text: str, font_path: Path, regime: str = "light") -> np.ndarray:
     """`text` printed, photographed and turned into the reader's ink layer (page scale, 10 px
-    per mm; 255 paper, 0 ink). `heavier`: blur up to 0.55 mm and a tilt of up to 1.5 degrees
-    as well (the convolutional network's cells)."""
+    per mm; 255 paper, 0 ink). `regime` "heavier": blur up to 0.55 mm and a tilt of up to 1.5
+    degrees as well (the convolutional network's cells); "poor": as a poor photo's VIN lines
+    measured (blur 0.15-0.42 mm, 3.2-7.5 px per mm, more noise, JPEG 30-65, faint ink) and
+    tilted (the deeper network's). "light" and "heavier" draw as before the regimes were
+    named: the committed classifiers are what they wrote."""
     scale = 3  # drawn at 30 px per mm
     em = rng.uniform(26, 33) * scale  # the values' font: 2.6-3.3 mm
     font = ImageFont.truetype(str(font_path), int(em))
@@ -90,21 +98,29 @@ def degraded_line(rng: random.Random, text: str, font_path: Path, heavier: bool 
     for _ in range(rng.choice([0, 0, 1, 3])):  # specks
         cx, cy, r = rng.uniform(0, width), rng.uniform(0, height), rng.uniform(3, 12)
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=rng.randint(80, 200))
-    if heavier and rng.random() < 0.5:  # what straightening left of a tilt
+    poor = regime == "poor"
+    if regime != "light" and rng.random() < 0.5:  # what straightening left of a tilt
         image = image.rotate(rng.uniform(-1.5, 1.5), resample=Image.Resampling.BILINEAR, fillcolor=255)
     pixels: np.ndarray = np.asarray(image, np.float32)
-    blurs = [rng.uniform(0.02, 0.15), rng.uniform(0.12, 0.40)]
-    if heavier:
-        blurs.append(rng.uniform(0.3, 0.55))  # a poor photo's: up to half a millimetre
-    blur_mm = rng.choice(blurs)
+    if poor:
+        blur_mm = rng.uniform(0.15, 0.42)
+    else:
+        blurs = [rng.uniform(0.02, 0.15), rng.uniform(0.12, 0.40)]
+        if regime == "heavier":
+            blurs.append(rng.uniform(0.3, 0.55))  # a poor photo's: up to half a millimetre
+        blur_mm = rng.choice(blurs)
     pixels = cv2.GaussianBlur(pixels, (0, 0), max(0.3, blur_mm * 10 * scale))
-    photo_px_per_mm = rng.uniform(3.2, 11.0)
+    photo_px_per_mm = rng.uniform(3.2, 7.5 if poor else 11.0)
     factor = photo_px_per_mm / (10 * scale)
     photo = cv2.resize(pixels, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     photo = 255 - (255 - photo) * rng.uniform(0.45, 1.0) - rng.uniform(0, 30)
-    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(0, rng.uniform(2, 8), photo.shape)
+    noise = np.random.default_rng(rng.randint(0, 2**31)).normal(
+        0, rng.uniform(3, 10) if poor else rng.uniform(2, 8), photo.shape
+    )
     photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
-    _, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(35, 95)])
+    _, jpeg = cv2.imencode(
+        ".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(30, 65) if poor else rng.randint(35, 95)]
+    )
     decoded = cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE)
     assert decoded is not None
     photo = decoded.astype(np.float32)
@@ -114,7 +130,9 @@ def degraded_line(rng: random.Random, text: str, font_path: Path, heavier: bool 
     # the light-flattened page's darkness, as legible as the reader accepts (registrations.reader
     # LEGIBLE) up to a sharp scan, through the value layer's curve (reader.ink_curve)
     darkness = 1 - np.clip(page / max(float(np.percentile(page, 90)), 1.0), 0, 1)
-    darkness *= rng.uniform(0.35, 0.95) / max(float(np.percentile(darkness, 99.5)), 0.05)
+    darkness *= (rng.uniform(0.35, 0.55) if poor else rng.uniform(0.35, 0.95)) / max(
+        float(np.percentile(darkness, 99.5)), 0.05
+    )
     ink = ink_curve(darkness)
     return (255 * (1 - ink)).astype(np.uint8)
 
@@ -141,14 +159,14 @@ def spread_cells(ink: np.ndarray, length: int) -> tuple[tuple[int, int], float, 
 
 
 def training_cells(
-    seed: int, count: int, fonts: list[Path], heavier: bool = False
+    seed: int, count: int, fonts: list[Path], regime: str = "light"
 ) -> tuple[np.ndarray, np.ndarray]:
     rng = random.Random(seed)
     features: list[np.ndarray] = []
     labels: list[int] = []
     while len(labels) < count:
         text = random_text(rng)
-        line = degraded_line(rng, text, rng.choice(fonts), heavier)
+        line = degraded_line(rng, text, rng.choice(fonts), regime)
         ink = (255 - line.astype(np.float32)) / 255
         if (line < 128).sum() < 20:
             continue
@@ -315,6 +333,116 @@ def train_conv(
     return net
 
 
+def deep_model(state: dict[str, np.ndarray], temperature: float) -> glyphs.DeepConvModel:
+    """The PyTorch network's weights (`state`: its state_dict as numpy) in the layout
+    glyphs.DeepConvModel reads: each kernel (out, in, 3, 3) as columns over im2col's
+    neighbourhoods (in * 9 + row * 3 + column), the hidden layer's inputs reordered from PyTorch's
+    channel, row, column to row, column, channel; the last layer divided by `temperature`."""
+
+    def kernel(weights: np.ndarray) -> np.ndarray:
+        return weights.reshape(len(weights), -1).T
+
+    hidden = state["f1.weight"]
+    channels = len(state["c3.weight"])
+    rows, columns = glyphs.CELL_H // 4, glyphs.CELL_W // 4
+    f1 = hidden.reshape(len(hidden), channels, rows, columns).transpose(0, 2, 3, 1).reshape(len(hidden), -1).T
+    return glyphs.DeepConvModel(
+        [
+            kernel(state["c1.weight"]),
+            state["c1.bias"],
+            kernel(state["c2.weight"]),
+            state["c2.bias"],
+            kernel(state["c3.weight"]),
+            state["c3.bias"],
+            f1,
+            state["f1.bias"],
+            state["f2.weight"].T / temperature,
+            state["f2.bias"] / temperature,
+        ]
+    )
+
+
+def train_deep(
+    x: np.ndarray,
+    y: np.ndarray,
+    epochs: int,
+    log: Any,
+    check: tuple[np.ndarray, np.ndarray],
+    widths: tuple[int, int, int] = DEEP_WIDTHS,
+) -> glyphs.DeepConvModel:
+    """glyphs.DeepConvModel trained with PyTorch (imported here: a training-time tool, not a
+    dependency of the site; `pip install torch`): Adam on batches of 256 with a one-cycle
+    learning rate up to 2e-3, dropout 0.3 before and after the hidden layer; then the temperature
+    that gives the held-out cells `check` the least cross-entropy (logits divided by it)."""
+    import torch  # noqa: PLC0415
+    from torch import nn  # noqa: PLC0415
+    from torch.nn import functional  # noqa: PLC0415
+
+    torch.manual_seed(0)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            first, second, third = widths
+            self.c1 = nn.Conv2d(1, first, 3, padding=1)
+            self.c2 = nn.Conv2d(first, second, 3, padding=1)
+            self.c3 = nn.Conv2d(second, third, 3, padding=1)
+            self.f1 = nn.Linear(third * (glyphs.CELL_H // 4) * (glyphs.CELL_W // 4), 256)
+            self.f2 = nn.Linear(256, len(glyphs.GLYPHS))
+            self.drop = nn.Dropout(0.3)
+
+        def forward(self, cells: Any) -> Any:
+            out = functional.max_pool2d(functional.relu(self.c1(cells)), 2)
+            out = functional.max_pool2d(functional.relu(self.c2(out)), 2)
+            out = functional.relu(self.c3(out))
+            return self.f2(self.drop(functional.relu(self.f1(self.drop(out.flatten(1))))))
+
+    def tensor(cells: np.ndarray) -> Any:
+        return torch.from_numpy(cells.astype(np.float32)).reshape(-1, 1, glyphs.CELL_H, glyphs.CELL_W)
+
+    inputs, labels = tensor(x), torch.from_numpy(y.astype(np.int64))
+    check_inputs, check_labels = tensor(check[0]), torch.from_numpy(check[1].astype(np.int64))
+    net = Net()
+    optimiser = torch.optim.Adam(net.parameters(), 1e-3)
+    batches = (len(labels) + 255) // 256
+    schedule = torch.optim.lr_scheduler.OneCycleLR(
+        optimiser, 2e-3, total_steps=epochs * batches, pct_start=0.15
+    )
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(len(labels))
+        total = 0.0
+        for begin in range(0, len(labels), 256):
+            batch = order[begin : begin + 256]
+            loss = functional.cross_entropy(net(inputs[batch]), labels[batch])
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss) * len(batch)
+        net.eval()
+        with torch.no_grad():
+            accuracy = float((net(check_inputs).argmax(1) == check_labels).float().mean())
+        log(
+            f"epoch {epoch + 1}/{epochs}: loss {total / len(labels):.4f}, held-out cells read right {accuracy:.3f}"
+        )
+    with torch.no_grad():
+        logits = net(check_inputs)
+    temperature = torch.ones(1, requires_grad=True)
+    fit = torch.optim.LBFGS([temperature], lr=0.1, max_iter=100)
+
+    def nll() -> Any:
+        fit.zero_grad()
+        loss = functional.cross_entropy(logits / temperature, check_labels)
+        loss.backward()
+        return loss
+
+    fit.step(nll)
+    log(f"temperature {float(temperature):.3f}")
+    state = {name: value.detach().numpy() for name, value in net.state_dict().items()}
+    return deep_model(state, float(temperature))
+
+
 class Command(BaseCommand):
     help = "Train the glyph reader's classifiers on degraded lines of monospace fonts (not the test fonts)."
 
@@ -326,8 +454,13 @@ class Command(BaseCommand):
         parser.add_argument("--conv-out", type=Path, default=glyphs.CONV_MODEL)
         parser.add_argument("--conv-epochs", type=int, default=12)
         parser.add_argument(
-            "--model", choices=("mlp", "conv", "both"), default="both", help="which classifier to train"
+            "--model",
+            choices=("mlp", "conv", "both", "deep"),
+            default="both",
+            help="which classifier to train",
         )
+        parser.add_argument("--deep-out", type=Path, default=glyphs.DEEP_MODEL)
+        parser.add_argument("--deep-epochs", type=int, default=4)
         parser.add_argument(
             "--fonts", type=Path, default=FONT_ROOT, help="where the fonts' share/fonts tree is"
         )
@@ -365,10 +498,24 @@ class Command(BaseCommand):
             # heavier blur and a tilt: the perceptron trained on these read worse alone (bench
             # poor photos: 12 VINs against 16) and the pair erred more surely; the network on
             # them, with the perceptron on the others, reads best (measured)
-            x, y = training_cells(seed, options["cells"], fonts, heavier=True)
+            x, y = training_cells(seed, options["cells"], fonts, "heavier")
             x = x.astype(np.float16)  # half the memory; the network reads float16 cells alike
-            check = training_cells(seed + 1000, 5000, fonts, heavier=True)
+            check = training_cells(seed + 1000, 5000, fonts, "heavier")
             self.stdout.write(f"{len(y)} heavier cells in {time.monotonic() - started:.0f} s")
             conv = train_conv(x, y, options["conv_epochs"], self.stdout.write, check)
             conv.save(options["conv_out"])
             self.stdout.write(f"wrote {options['conv_out']} after {time.monotonic() - started:.0f} s")
+        if options["model"] == "deep":
+            parts = [
+                training_cells(seed + offset, count, fonts, regime) for regime, offset, count in DEEP_SETS
+            ]
+            # stored as float16 while training, as the other network's
+            x = np.concatenate([cells for cells, _ in parts]).astype(np.float16).astype(np.float32)
+            y = np.concatenate([labels for _, labels in parts])
+            regime, offset, count = DEEP_CHECK
+            check_x, check_y = training_cells(seed + offset, count, fonts, regime)
+            check = check_x.astype(np.float16).astype(np.float32), check_y
+            self.stdout.write(f"{len(y)} cells in {time.monotonic() - started:.0f} s")
+            deep = train_deep(x, y, options["deep_epochs"], self.stdout.write, check)
+            deep.save(options["deep_out"])
+            self.stdout.write(f"wrote {options['deep_out']} after {time.monotonic() - started:.0f} s")
