@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 import cv2
 import numpy as np
@@ -102,24 +102,30 @@ def pool(x: np.ndarray) -> np.ndarray:
     return x.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
 
 
-class ConvModel:
-    """A small convolutional network: two 3 x 3 convolutions (ReLU, 2 x 2 max pooling after
-    each), a hidden layer, softmax. It looks at strokes where they are, not at the whole cell
-    at once, and errs elsewhere than the perceptron (Ensemble)."""
+class NamedParams:
+    """A network's parameters by name, as its file stores them (float16 on disk, float32 in use)."""
 
-    names = ("k1", "b1", "k2", "b2", "w3", "b3", "w4", "b4")
+    names: tuple[str, ...] = ()
 
     def __init__(self, params: list[np.ndarray]) -> None:
         self.params = [p.astype(np.float32) for p in params]
 
     @classmethod
-    def load(cls, path: Path) -> ConvModel:
+    def load(cls, path: Path) -> Self:
         with np.load(path) as data:
             return cls([data[name] for name in cls.names])
 
     def save(self, path: Path) -> None:
         arrays = {name: p.astype(np.float16) for name, p in zip(self.names, self.params, strict=True)}
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
+
+
+class ConvModel(NamedParams):
+    """A small convolutional network: two 3 x 3 convolutions (ReLU, 2 x 2 max pooling after
+    each), a hidden layer, softmax. It looks at strokes where they are, not at the whole cell
+    at once, and errs elsewhere than the perceptron (Ensemble)."""
+
+    names = ("k1", "b1", "k2", "b2", "w3", "b3", "w4", "b4")
 
     def forward(self, features: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
         """The logits, and what the layers computed (for training)."""
@@ -138,26 +144,14 @@ class ConvModel:
         return softmax(self.forward(features)[0])
 
 
-class DeepConvModel:
-    """A deeper convolutional network: three 3 x 3 convolutions of 32, 64 and 128 channels (ReLU,
-    2 x 2 max pooling after the first two), a hidden layer of 256, softmax. Trained with PyTorch
+class DeepConvModel(NamedParams):
+    """A deeper convolutional network: three 3 x 3 convolutions (ReLU, 2 x 2 max pooling after the
+    first two; their widths are the file's), a hidden layer, softmax. Trained with PyTorch
     (`train_glyph_model --model deep`, at training time only) and run here in numpy; its last
     layer is divided by the temperature fitted on held-out cells, so that its probabilities
     mean what the reader's shares assume."""
 
     names = ("k1", "b1", "k2", "b2", "k3", "b3", "w4", "b4", "w5", "b5")
-
-    def __init__(self, params: list[np.ndarray]) -> None:
-        self.params = [p.astype(np.float32) for p in params]
-
-    @classmethod
-    def load(cls, path: Path) -> DeepConvModel:
-        with np.load(path) as data:
-            return cls([data[name] for name in cls.names])
-
-    def save(self, path: Path) -> None:
-        arrays = {name: p.astype(np.float16) for name, p in zip(self.names, self.params, strict=True)}
-        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     def proba(self, features: np.ndarray) -> np.ndarray:
         k1, b1, k2, b2, k3, b3, w4, b4, w5, b5 = self.params
