@@ -59,8 +59,13 @@ def test_the_training_fonts_leave_out_the_test_documents_fonts() -> None:
     # documents get a font the exclusion does not name, or training gets one of theirs
     for typewriter in realistic.TYPEWRITERS:
         assert any(name in typewriter.name.lower() for name in train_glyph_model.EXCLUDED_FAMILIES)
-    for _, path in train_glyph_model.TRAINING_FONTS:
+    for _, path in train_glyph_model.TRAINING_FONTS + train_glyph_model.DEEP_FONTS:
         assert not any(name in path.lower() for name in train_glyph_model.EXCLUDED_FAMILIES)
+
+
+def test_a_font_whose_glyphs_differ_in_width_is_no_training_font() -> None:
+    assert train_glyph_model.monospaced(realistic.TYPEWRITERS[1])
+    assert not train_glyph_model.monospaced(realistic.TYPEWRITERS[1].with_name("DejaVuSans.ttf"))
 
 
 @pytest.mark.parametrize("blur", [0.8, 2.0])
