@@ -50,6 +50,10 @@ HYPOTHESES = 40  # cell rows read, the best by the ink profile
 # placement); bounds the network's largest intermediate array to about 14 MB
 BATCH = 256
 BLANK_PENALTY = 5.0  # a cell with no ink is not a character of the value
+# _settled: how far (pixels at the page's scale, about a fifth of a VIN's cell) a cell may move
+# from the comb, and what a pixel's move away from its neighbour's costs (log likelihood)
+SETTLE = 4
+SETTLE_COST = 1.0
 # each cell's likeliest characters kept as its alternatives: enough for the reader to weigh
 # every VIN a rule allows (a digit the classifier ranked fifth behind letters)
 ALTERNATIVES = 6
@@ -285,12 +289,7 @@ def _best_cells(
         for start, pitch in hypotheses
         for k in range(length)
     ]
-    batch = np.array([features(c) for c in cells], np.float32)
-    probabilities = (
-        np.concatenate([classifier.proba(batch[k : k + BATCH]) for k in range(0, len(batch), BATCH)])
-        * allowed
-    )
-    probabilities /= np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
+    probabilities = _proba(classifier, cells, allowed)
     masses = np.array([c.sum() for c in cells]).reshape(len(hypotheses), length)
     best: tuple[float, np.ndarray, tuple[float, float]] | None = None
     for comb, found, mass in zip(
@@ -301,6 +300,48 @@ def _best_cells(
         if best is None or score > best[0]:
             best = (score, found, comb)
     return best
+
+
+def _proba(classifier: Ensemble, cells: list[np.ndarray], allowed: np.ndarray) -> np.ndarray:
+    """Each cell's probabilities over the characters `allowed` (a 0/1 mask over GLYPHS)."""
+    batch = np.array([features(c) for c in cells], np.float32)
+    probabilities = (
+        np.concatenate([classifier.proba(batch[k : k + BATCH]) for k in range(0, len(batch), BATCH)])
+        * allowed
+    )
+    return probabilities / np.maximum(probabilities.sum(axis=1, keepdims=True), 1e-9)
+
+
+def _settled(
+    classifier: Ensemble, ink: np.ndarray, comb: tuple[float, float], length: int, allowed: np.ndarray
+) -> np.ndarray | None:
+    """The cells' probabilities with each cell moved along the line by up to SETTLE pixels from
+    `comb`'s place, to where it is read most surely, a cell moving away from its neighbour's
+    move at a cost (SETTLE_COST per pixel; the moves of the whole row chosen together, by
+    Viterbi): a photo of a bent or creased page does not keep the printer's pitch along a line of
+    17 cells, and a cell cut half across two characters is read as neither."""
+    rows = text_rows(ink)
+    if rows is None:
+        return None
+    start, pitch = comb
+    moves = np.arange(-SETTLE, SETTLE + 1)
+    cells = []
+    for k in range(length):
+        for move in moves:
+            left = round(start + k * pitch + move)
+            cells.append(cut(ink, rows, left, round(left + pitch)))
+    probabilities = _proba(classifier, cells, allowed).reshape(length, len(moves), -1)
+    sure = np.log(probabilities.max(axis=2) + 1e-6)
+    apart = -SETTLE_COST * np.abs(moves[:, None] - moves[None, :])  # (previous cell's, this one's)
+    score, back = sure[0], []
+    for k in range(1, length):
+        total = score[:, None] + apart
+        back.append(total.argmax(axis=0))
+        score = total.max(axis=0) + sure[k]
+    path = [int(score.argmax())]
+    for step in reversed(back):
+        path.append(int(step[path[-1]]))
+    return probabilities[np.arange(length), path[::-1]]
 
 
 def _without_borders(ink: np.ndarray) -> np.ndarray | None:
@@ -336,11 +377,16 @@ def _line_cells(classifier: Ensemble, ink: np.ndarray, length: int, allowed: np.
 
 
 def _rescaled(
-    classifier: Ensemble, line: np.ndarray, cells: _Cells, scale: float, allowed: np.ndarray
+    classifier: Ensemble,
+    line: np.ndarray,
+    cells: _Cells,
+    scale: float,
+    allowed: np.ndarray,
+    settle: bool = False,
 ) -> np.ndarray | None:
     """The cells' probabilities read again from the line resized by `scale`: the comb found at
     the page's scale, scaled, its start moved by up to a sixth of a cell and its pitch by 2 %
-    (not the whole search again)."""
+    (not the whole search again); with `settle`, each cell then moved (_settled)."""
     resized = cv2.resize(
         line, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     )
@@ -357,27 +403,38 @@ def _rescaled(
         for stretch in (0.98, 1.0, 1.02)
     ]
     found = _best_cells(classifier, ink, len(cells.probabilities), allowed, combs)
-    return None if found is None else found[1]
+    if found is None:
+        return None
+    return _settled(classifier, ink, found[2], len(cells.probabilities), allowed) if settle else found[1]
 
 
 def read_line(
-    line: np.ndarray, length: int, alphabet: str, scales: tuple[float, ...] = ()
+    line: np.ndarray, length: int, alphabet: str, scales: tuple[float, ...] = (), settle: bool = False
 ) -> ocr.Line | None:
     """The value on `line` (8-bit grey, dark on white, the page's scale) as `length` cells of
     `alphabet`: the text, its least sure cell's probability as the line's confidence, and each
     cell's likeliest characters (ALTERNATIVES) as its alternatives. With `scales`, each cell's
-    probabilities are the mean of its reads at the page's scale and those (_rescaled). None
-    without a model or without ink."""
+    probabilities are the mean of its reads at the page's scale and those (_rescaled). With
+    `settle`, each read's cells are moved to where they read surest (_settled). None without a
+    model or without ink."""
     classifier = model()
     if classifier is None or line.size == 0:
         return None
     allowed = np.array([c in alphabet for c in GLYPHS], np.float32)
-    cells = _line_cells(classifier, (255 - line.astype(np.float32)) / 255, length, allowed)
+    ink = (255 - line.astype(np.float32)) / 255
+    cells = _line_cells(classifier, ink, length, allowed)
     if cells is None:
         return None
     reads = [cells.probabilities]
+    if settle:
+        where = _without_borders(ink) if cells.cleaned else ink
+        if (
+            where is not None
+            and (moved := _settled(classifier, where, cells.comb, length, allowed)) is not None
+        ):
+            reads = [moved]
     for scale in scales:
-        if (again := _rescaled(classifier, line, cells, scale, allowed)) is not None:
+        if (again := _rescaled(classifier, line, cells, scale, allowed, settle)) is not None:
             reads.append(again)
     probabilities = np.mean(reads, axis=0)
     order = np.argsort(-probabilities, axis=1)[:, :ALTERNATIVES]

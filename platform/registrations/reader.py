@@ -124,6 +124,14 @@ GLYPH_FIELDS = {
 # search at each scale measured about the same (stored at 0.8: 71 right, none wrong) for five
 # times the glyph reader's time.
 GLYPH_SCALES: dict[str, tuple[float, ...]] = {"E": (0.88, 0.94, 1.06, 1.12)}
+# The fields whose cells are each moved along the line to where they read surest, neighbours
+# together (glyphs._settled): a bent or creased page does not keep one pitch over a VIN's 17
+# cells. Through document_read on poor photos (seeds 0-37, 40-139, 140-219; 167 accepted): VINs
+# right 70 -> 73, wrong 4 and 4 (the same ones); every other field, and phone photos of seeds
+# 0-37 and 40-99 (98, all VINs right), as before. On the captured VIN lines of the first 107:
+# stored by the share alone (0.8) 41 right / 1 wrong -> 45 / 1. Each glyph read of the VIN
+# reads 17 x 9 more cells per scale (about a tenth more time per poor photo).
+GLYPH_SETTLED = ("E",)
 # The glyph reader's value stored alone from these figures up.
 # VIN: its share among the VINs its cells allow (_vin_posterior), measured through document_read
 # on held-out poor photos of seeds 40-179 and phone photos of seeds 40-79 (150 accepted): from
@@ -1611,7 +1619,10 @@ def read_page_fields(
         if code in GLYPH_FIELDS:
             length, characters, layer = GLYPH_FIELDS[code]
             line = crop if layer == "values" else _crop(layers.gray, _field_box(code, offset), (0, 0, 0, 0))
-            if (cells := glyphs.read_line(line, length, characters, GLYPH_SCALES.get(code, ()))) is not None:
+            cells = glyphs.read_line(
+                line, length, characters, GLYPH_SCALES.get(code, ()), code in GLYPH_SETTLED
+            )
+            if cells is not None:
                 reads[code].append(cells)
                 if _sure(code, reads):
                     continue

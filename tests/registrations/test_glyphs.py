@@ -12,7 +12,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from registrations import glyphs, ocr
-from registrations.geometry import PX_PER_MM
+from registrations.geometry import PX_PER_MM, straighten
+from registrations.intake import scan_prepare
 from registrations.management.commands import train_glyph_model
 from registrations.reader import (
     GLYPH_CLASS_ALONE,
@@ -26,6 +27,7 @@ from registrations.reader import (
     WMI,
     _read_fields,
     _sure,
+    read_page_fields,
     vin_check_digit,
     vin_valid,
 )
@@ -107,6 +109,58 @@ def test_a_line_read_at_more_scales_averages_each_cells_reads_there() -> None:
     assert not np.allclose(again[0], found.probabilities, atol=1e-3)
 
 
+def creased_line(text: str, blur_px: float, jump_px: int, at: int) -> np.ndarray:
+    """`text` as printed_line draws it, the characters from `at` on `jump_px` further right: a
+    crease or a bend of the photographed page, which does not keep the printer's pitch."""
+    font = realistic.font(realistic.TYPEWRITERS[0], 2.9 * PX_PER_MM)
+    pitch = font.getlength("W")
+    page = Image.new("L", (round(len(text) * 2.4 * PX_PER_MM) + 40, round(5 * PX_PER_MM)), 255)
+    draw = ImageDraw.Draw(page)
+    for i, char in enumerate(text):
+        x = round(1.0 * PX_PER_MM) + i * pitch + (jump_px if i >= at else 0)
+        draw.text((x, round(0.8 * PX_PER_MM)), char, font=font, fill=20)
+    return cv2.GaussianBlur(np.asarray(page), (0, 0), blur_px)
+
+
+def test_cells_settled_where_they_read_surest_read_a_creased_line_more_surely() -> None:
+    vin = "WVGZZZE2ZMP058325"
+    pixels = creased_line(vin, 2.6, 8, 9)
+
+    plain = glyphs.read_line(pixels, 17, VIN_ALPHABET)
+    settled = glyphs.read_line(pixels, 17, VIN_ALPHABET, settle=True)
+
+    assert plain is not None and settled is not None
+    assert settled.text == vin
+    # one equal pitch for the whole line cuts the cells after the crease across two characters
+    assert settled.confidence > plain.confidence + 0.2, (plain.confidence, settled.confidence)
+
+
+def test_settling_moves_neighbouring_cells_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a classifier sure of every cell only at one move: alone, each cell would take its own best
+    # move; a move of 4 pixels away from both neighbours costs more than it gains
+    moves = 2 * glyphs.SETTLE + 1
+    best = [glyphs.SETTLE + 2] * 5
+    best[2] = glyphs.SETTLE - 2  # the middle cell alone prefers 4 pixels the other way
+    sure = np.full((5, moves), 0.5)
+    for k, move in enumerate(best):
+        sure[k, move] = 0.9
+    sure[2, glyphs.SETTLE + 2] = 0.8  # and is nearly as sure where its neighbours are
+
+    def proba(classifier: object, cells: list[np.ndarray], allowed: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(cells), len(glyphs.GLYPHS)))
+        out[:, 0] = sure.ravel()
+        out[:, 1] = 1 - sure.ravel()
+        return out
+
+    ink = np.zeros((30, 200), np.float32)
+    ink[5:25, 10:190] = 1.0
+    monkeypatch.setattr(glyphs, "_proba", proba)
+    found = glyphs._settled(glyphs.Ensemble([]), ink, (20.0, 30.0), 5, np.ones(len(glyphs.GLYPHS)))
+
+    assert found is not None
+    assert found[:, 0].tolist() == pytest.approx([0.9, 0.9, 0.8, 0.9, 0.9])
+
+
 def test_a_date_is_read_as_ten_cells_of_digits_and_dots() -> None:
     line = glyphs.read_line(printed_line("08.03.2015", 1.5), 10, "0123456789.")
     assert line is not None and line.text == "08.03.2015"
@@ -127,6 +181,26 @@ def test_a_neighbouring_value_beside_the_vin_is_not_taken_for_its_first_cells() 
     pixels = np.hstack([neighbour, gap, printed_line("ZAPF3E8S31SJP7648", 1.0)])
     line = glyphs.read_line(pixels, 17, VIN_ALPHABET)
     assert line is not None and line.text == "ZAPF3E8S31SJP7648"
+
+
+def test_the_reader_settles_the_vins_cells_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[int, bool]] = []
+    read_line = glyphs.read_line
+
+    def spy(
+        line: np.ndarray, length: int, alphabet: str, scales: tuple[float, ...] = (), settle: bool = False
+    ) -> ocr.Line | None:
+        asked.append((length, settle))
+        return read_line(line, length, alphabet, scales, settle)
+
+    monkeypatch.setattr(glyphs, "read_line", spy)
+    # a poor photo whose VIN Tesseract is not sure of (bench poor-000)
+    sample = realistic.zb1_sample(0, "poor")
+    page = straighten(scan_prepare(sample.data, min_size=500, max_pixels=40_000_000).image)
+    assert page.flat is not None
+    read_page_fields(page.flat)
+    assert (17, True) in asked
+    assert all(settle == (length == 17) for length, settle in asked), asked
 
 
 def test_the_two_classifiers_are_averaged() -> None:
