@@ -159,19 +159,19 @@ def evaluate(
                     failures.append(f"wrong {field} {sample_name}: {got} (is {want})")
     figures: dict[str, Any] = {}
     for kind, flags in accepted.items():
-        figures[f"accepted {kind}"] = f"{sum(flags)}/{len(flags)} = {sum(flags) / len(flags):.0%}"
+        figures[f"accepted {kind}"] = f"{sum(flags)}/{len(flags)} = {sum(flags) / len(flags):.1%}"
         if any(blurred[kind]):
             figures[f"too blurred to read {kind} (IMGC007)"] = f"{sum(blurred[kind])}/{len(flags)}"
     for field, count in exact.items():
         share = count / documents_accepted if documents_accepted else 0
-        figures[f"exact {field} (of accepted)"] = f"{count}/{documents_accepted} = {share:.0%}"
+        figures[f"exact {field} (of accepted)"] = f"{count}/{documents_accepted} = {share:.1%}"
     figures["wrong values stored as read"] = f"{wrong_stored}/{stored} = {wrong_stored / max(1, stored):.1%}"
     for kind, flags in refused.items():
         figures[f"refused {kind}"] = f"{sum(flags)}/{len(flags)}"
     all_refused = [flag for flags in refused.values() for flag in flags]
     if all_refused:
         figures["refused wrong documents"] = (
-            f"{sum(all_refused)}/{len(all_refused)} = {sum(all_refused) / len(all_refused):.0%}"
+            f"{sum(all_refused)}/{len(all_refused)} = {sum(all_refused) / len(all_refused):.1%}"
         )
     figures["time median s"] = round(statistics.median(times), 3)
     figures["time p90 s"] = round(percentile(times, 0.9), 3)
