@@ -376,6 +376,12 @@ def _line_cells(classifier: Ensemble, ink: np.ndarray, length: int, allowed: np.
     return max(tried, key=lambda c: c.score) if tried else None
 
 
+def _as_read(cells: _Cells, ink: np.ndarray) -> np.ndarray | None:
+    """`ink` as `cells` were read from it: without the border across it where they were
+    (_without_borders; None where `ink` has none)."""
+    return _without_borders(ink) if cells.cleaned else ink
+
+
 def _rescaled(
     classifier: Ensemble,
     line: np.ndarray,
@@ -390,12 +396,9 @@ def _rescaled(
     resized = cv2.resize(
         line, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
     )
-    ink = (255 - resized.astype(np.float32)) / 255
-    if cells.cleaned:
-        clean = _without_borders(ink)
-        if clean is None:
-            return None
-        ink = clean
+    ink = _as_read(cells, (255 - resized.astype(np.float32)) / 255)
+    if ink is None:
+        return None
     start, pitch = cells.comb
     combs = [
         ((start + shift * pitch) * scale, pitch * scale * stretch)
@@ -426,13 +429,9 @@ def read_line(
     if cells is None:
         return None
     reads = [cells.probabilities]
-    if settle:
-        where = _without_borders(ink) if cells.cleaned else ink
-        if (
-            where is not None
-            and (moved := _settled(classifier, where, cells.comb, length, allowed)) is not None
-        ):
-            reads = [moved]
+    where = _as_read(cells, ink) if settle else None
+    if where is not None and (moved := _settled(classifier, where, cells.comb, length, allowed)) is not None:
+        reads = [moved]
     for scale in scales:
         if (again := _rescaled(classifier, line, cells, scale, allowed, settle)) is not None:
             reads.append(again)

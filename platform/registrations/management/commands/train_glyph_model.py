@@ -518,12 +518,13 @@ class Command(BaseCommand):
             return
         fonts = [options["fonts"] / path for _, path in TRAINING_FONTS]
         deep_fonts = fonts + [options["fonts"] / path for _, path in DEEP_FONTS]
-        missing = [str(f) for f in deep_fonts if not f.exists()]
+        used = deep_fonts if options["model"] == "deep" else fonts
+        missing = [str(f) for f in used if not f.exists()]
         if missing:
             raise CommandError(f"fonts missing (apt-get install {' '.join(font_packages())}): {missing}")
-        if any(name in str(f).lower() for f in deep_fonts for name in EXCLUDED_FAMILIES):
+        if any(name in str(f).lower() for f in used for name in EXCLUDED_FAMILIES):
             raise CommandError("a test document's font is among the training fonts")
-        if unequal := [str(f) for f in deep_fonts if not monospaced(f)]:
+        if unequal := [str(f) for f in used if not monospaced(f)]:
             raise CommandError(f"fonts whose glyphs differ in width: {unequal}")
         started = time.monotonic()
         seed = options["seed"]
@@ -555,18 +556,11 @@ class Command(BaseCommand):
         if options["model"] == "deep":
             # the sets drawn on both cores (each from its own seed: the same cells as one by one)
             with ProcessPoolExecutor(os.cpu_count()) as pool:
-                parts = list(
-                    pool.map(
-                        training_cells,
-                        *zip(
-                            *(
-                                (seed + offset, count, deep_fonts, regime)
-                                for regime, offset, count in DEEP_SETS
-                            ),
-                            strict=True,
-                        ),
-                    )
-                )
+                drawn = [
+                    pool.submit(training_cells, seed + offset, count, deep_fonts, regime)
+                    for regime, offset, count in DEEP_SETS
+                ]
+                parts = [future.result() for future in drawn]
             # stored as float16 while training, as the other network's
             x = np.concatenate([cells for cells, _ in parts]).astype(np.float16).astype(np.float32)
             y = np.concatenate([labels for _, labels in parts])
