@@ -14,7 +14,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook
-.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model glyph-fonts line-model
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -177,11 +177,24 @@ bench: install build-web
 ## baseline); not the test documents' fonts. About 35 minutes on two cores. The committed
 ## files are what this wrote.
 GLYPH_FONTS_DIR = var/glyph-fonts
-glyph-model: install
+glyph-model: glyph-fonts
+	$(PY) manage.py train_glyph_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
+
+glyph-fonts: install
 	mkdir -p $(GLYPH_FONTS_DIR)
 	cd $(GLYPH_FONTS_DIR) && apt-get download -q $$($(CURDIR)/$(PY) $(CURDIR)/manage.py train_glyph_model --packages) \
 		&& for deb in *.deb; do dpkg -x $$deb .; done
-	$(PY) manage.py train_glyph_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
+
+## make line-model: retrain the VIN line reader (platform/registrations/line_model*.npz) on the
+## same fonts, two networks from two seeds, with PyTorch (a training-time tool: the CPU wheel this
+## machine has is installed into the venv for it; the site runs the networks in numpy). About 45
+## minutes each on two cores.
+line-model: glyph-fonts
+	$(PY) -m pip install -q torch==2.13.0
+	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts --seed 1 \
+		--out platform/registrations/line_model.npz
+	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts --seed 11 \
+		--out platform/registrations/line_model_b.npz
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -10,7 +10,10 @@
    reader (registrations.glyphs: a value of known length cut into its monospace cells, each
    read by a small classifier), by the second engine (RapidOCR, installed from
    requirements-ocr.lock), from the crop with the box borders left in, and from other
-   preparations of the crop; the reads vote. No value is stored on one reader's word: two
+   preparations of the crop; a VIN still not sure by the line reader as well
+   (registrations.line_model: the whole line read by a network, no cells to place), whose
+   characters and the glyph reader's cells are weighed together (_joint_vin); the reads
+   vote. No value is stored on one reader's word: two
    readers agree on it, or the glyph reader's date has each digit in an OCR engine's read.
    A VIN is chosen among the engine's own alternatives only where the check digit or a known
    WMI confirms the choice, and without a confirming check digit it needs two reads (of both
@@ -43,7 +46,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps
 
-from registrations import errors, glyphs, ocr
+from registrations import errors, glyphs, line_model, ocr
 from registrations.errors import ScanRejected
 from registrations.geometry import (
     BOXES,
@@ -132,6 +135,22 @@ GLYPH_SCALES: dict[str, tuple[float, ...]] = {"E": (0.88, 0.94, 1.06, 1.12)}
 # stored by the share alone (0.8) 41 right / 1 wrong -> 45 / 1. Each glyph read of the VIN
 # reads 17 x 9 more cells per scale (about a tenth more time per poor photo).
 GLYPH_SETTLED = ("E",)
+# The fields the line reader (registrations.line_model) reads whole when they are not sure after
+# the glyph reader's read: the VIN, whose cells the glyph reader must first place.
+LINE_FIELDS = ("E",)
+# The readers trained on synthetic lines (the glyph reader, the line reader): the check digit does
+# not confirm their read alone (three alternatives for each of 17 places meet it by chance), and
+# the OCR engines' reads are put together without them (_fuse_vin, _places_confirmed).
+LEARNED = frozenset({"glyphs", "lines"})
+# The VIN both learned readers' reads allow together (_joint_vin) stored from this share up;
+# a character one of them did not list among its alternatives counts as JOINT_FLOOR. Replay of
+# captured reads of held-out poor photos (seeds 40-139 and 140-219, 138 accepted; the line
+# reader's network of 4 epochs): every wrong joint VIN not refused by RapidOCR's pair or the
+# 16 places had 0.960 or less (ZAPBJ0762G2JA6373 for ...G23A...), the right ones from 0.965 up
+# added 11 right VINs (59 -> 70), no wrong one; phone photos of seeds 0-37 unchanged.
+JOINT_ALONE = 0.965
+JOINT_FLOOR = 1e-3
+JOINT_SAME = 16  # ... where the two reads' first choices are alike at this many of the 17 places
 # The glyph reader's value stored alone from these figures up.
 # VIN: its share among the VINs its cells allow (_vin_posterior), measured through document_read
 # on held-out poor photos of seeds 40-179 and phone photos of seeds 40-79 (150 accepted): from
@@ -644,6 +663,8 @@ def _vin_reads(line: ocr.Line) -> list[tuple[str, float, bool]]:
         if not found and (decoded := _vin_posterior(line)) is not None:
             found.append((decoded[0], line.confidence, True))  # its WMI is a known one
         return found
+    if line.engine == "lines":
+        return found  # its own read only, as the glyph reader's
     symbols = [alts for alts in line.choices if alts and alts[0][0] in VIN_ALPHABET]
     if len(symbols) != 17:
         return found
@@ -902,9 +923,10 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
     if candidates:
 
         def support(vin: str) -> int:
-            return (
-                len({engine for _, engine in candidates[vin]}) if len(engines) > 1 else len(candidates[vin])
-            )
+            # the learned readers err alike (a blurred 8 both read as B: held-out poor-133): their
+            # agreement is weighed by _joint_vin, here they are one reader
+            by = {"learned" if engine in LEARNED else engine for _, engine in candidates[vin]}
+            return len(by) if len(engines) > 1 else len(candidates[vin])
 
         def rank(item: tuple[str, list[tuple[float, str]]]) -> tuple[bool, int, int, bool, float]:
             vin, seen = item
@@ -924,7 +946,7 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
         best = max(c for c, _ in seen)
         # the check digit confirms an OCR engine's read; a wrong glyph read meets it one time
         # in eleven, so the glyph reader's VIN needs another reader's
-        ocr_read = any(engine != "glyphs" for _, engine in seen)
+        ocr_read = any(engine not in LEARNED for _, engine in seen)
         chosen = (
             vin_valid(vin)[1]
             and ocr_read
@@ -952,9 +974,13 @@ def _decide_vin(reads: list[ocr.Line], out: _Fields) -> None:
             return
     # no whole read confirmed: both OCR engines' reads put together place by place (the glyph
     # reader reads every place as one of 17 cells: nothing to put together)
-    fused = _fuse_vin([line for line in reads if line.engine != "glyphs"])
+    fused = _fuse_vin([line for line in reads if line.engine not in LEARNED])
     if fused is not None and not _wmi_doubt_stands(fused[0]) and not _cells_refuse(fused[0], reads):
         out.values["vin"], out.confidence["E"] = fused
+        return
+    joint = _joint_vin(reads)
+    if joint is not None:
+        out.values["vin"], out.confidence["E"] = joint
         return
     alone = _glyph_vin(reads)
     if alone is not None:
@@ -977,6 +1003,60 @@ def _cells_refuse(vin: str, reads: list[ocr.Line]) -> bool:
     return False
 
 
+def _joint_read(cells: ocr.Line, whole: ocr.Line) -> ocr.Line | None:
+    """The glyph reader's cells and the line reader's characters of one VIN line read as one:
+    each place's probabilities multiplied (a character one of them did not list taken at
+    JOINT_FLOOR) and made to sum to one. None where the line reader did not read 17 characters."""
+    if len(whole.choices) != len(cells.choices) or len(cells.choices) != len(VIN_PLACES):
+        return None
+    places = []
+    for own, other in zip(cells.choices, whole.choices, strict=True):
+        first, second = dict(own), dict(other)
+        product = {
+            c: max(first.get(c, 0.0), JOINT_FLOOR) * max(second.get(c, 0.0), JOINT_FLOOR)
+            for c in first.keys() | second.keys()
+        }
+        total = sum(product.values())
+        ranked = sorted(product.items(), key=lambda item: (-item[1], item[0]))
+        places.append(tuple((c, p / total) for c, p in ranked[: 2 * glyphs.ALTERNATIVES]))
+    return ocr.Line("".join(place[0][0] for place in places), 0.0, tuple(places), engine="glyphs")
+
+
+def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
+    """The VIN the glyph reader's cells and the line reader's read allow together
+    (_joint_read), when its share of the likelihood of every valid VIN with a known WMI they
+    allow is JOINT_ALONE or more, and the engine that tells a pair apart (ENGINE_FOR_PAIR) read
+    none of its places as the other of that pair (both learned readers took a blurred S for a 5
+    alike: bench poor-032, RapidOCR read the S)."""
+    cells = next((line for line in reads if line.engine == "glyphs"), None)
+    whole = next((line for line in reads if line.engine == "lines"), None)
+    if cells is None or whole is None or (joint := _joint_read(cells, whole)) is None:
+        return None
+    if sum(a == b for a, b in zip(cells.text, whole.text, strict=True)) < JOINT_SAME:
+        return None  # not read alike: one of them placed the line's characters elsewhere
+    decoded = _likeliest(_vin_readings(joint))
+    if decoded is None or decoded[1] < JOINT_ALONE:
+        return None
+    vin, share = decoded
+    if _pair_doubted(vin, [(share, "glyphs"), (share, "lines")], reads) or not _first_choices(
+        vin, cells, whole
+    ):
+        return None
+    return vin, round(share * 0.9, 2)
+
+
+def _first_choices(vin: str, *reads: ocr.Line) -> bool:
+    """Whether each place of `vin` is a read's first choice there, or the VIN's structure
+    (VIN_PLACES) allows none of the reads' first choices at that place (the serial's last four
+    are digits): never a character both readers ranked second, which their product can make
+    the likeliest (held-out poor-082: a V where one read Y and the other 9; the M was right)."""
+    for i, c in enumerate(vin):
+        firsts = {line.choices[i][0][0] for line in reads if i < len(line.choices) and line.choices[i]}
+        if c not in firsts and any(first in VIN_PLACES[i] for first in firsts):
+            return False
+    return True
+
+
 def _glyph_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     """The glyph reader's VIN alone, when it is sure enough (GLYPH_VIN_ALONE) of it among every
     VIN its cells allow (_vin_posterior): no OCR read agreed, and none was put together, because
@@ -986,7 +1066,7 @@ def _glyph_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     glyph reader's own confidence: one reader only. A VIN an OCR engine read as well was judged
     by the rule for agreeing reads: where that refused it, it stays refused (Tesseract and the
     glyph reader both took a phone photo's ZZ for 77, RapidOCR did not: held-out phone-126)."""
-    ocr_vins = {vin for line in reads if line.engine != "glyphs" for vin, _, _ in _vin_reads(line)}
+    ocr_vins = {vin for line in reads if line.engine not in LEARNED for vin, _, _ in _vin_reads(line)}
     for line in reads:
         if line.engine != "glyphs" or (decoded := _likeliest(valid := _vin_readings(line))) is None:
             continue
@@ -1014,7 +1094,7 @@ def _places_confirmed(vin: str, valid: Sequence[tuple[float, str]], reads: list[
     seen: list[dict[str, set[str]]] = [{} for _ in vin]
     for line in reads:
         text = _letters_digits(line)
-        if line.engine == "glyphs" or not 14 <= len(text) <= 19:
+        if line.engine in LEARNED or not 14 <= len(text) <= 19:
             continue
         placed = _alignment(vin, text)
         if sum(j is not None and text[j] == vin[i] for i, j in enumerate(placed)) < SAME_LINE:
@@ -1626,6 +1706,10 @@ def read_page_fields(
                 reads[code].append(cells)
                 if _sure(code, reads):
                     continue
+        if code in LINE_FIELDS and (whole := line_model.read_line(crop)) is not None:
+            reads[code].append(whole)
+            if _sure(code, reads):
+                continue
         box = layers.value_box(code) if code in SECOND_ENGINE_FIELDS else None
         value = (_cut(values, box), _cut(bordered, box)) if box else None
         for engine, image in _opinions(code, crop, _field_crop(bordered, code, offset), value):

@@ -477,10 +477,11 @@ def test_the_wmi_and_the_engine_for_a_pair_close_two_places_together() -> None:
 def test_without_the_second_engine_a_vin_needs_its_check_digit_or_two_reads_that_agree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # the second engine not installed (or READER_SECOND_ENGINE=0), and the glyph reader left
-    # out (READER_GLYPHS=0): Tesseract's reads alone
+    # the second engine not installed (or READER_SECOND_ENGINE=0), and the glyph reader and the
+    # line reader left out (READER_GLYPHS=0, READER_LINES=0): Tesseract's reads alone
     monkeypatch.setattr(ocr, "_SECOND", [None])
     monkeypatch.setenv("READER_GLYPHS", "0")
+    monkeypatch.setenv("READER_LINES", "0")
     assert ocr.read_line_second(line_image("0004")) is None
     for seed in (0, 2):
         sample = realistic.zb1_sample(seed, "scan")

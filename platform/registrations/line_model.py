@@ -1,0 +1,150 @@
+"""A fourth reader for the VIN: the whole line read at once by a small convolutional network
+with CTC (connectionist temporal classification), no cells to place.
+
+The glyph reader (registrations.glyphs) cuts a line into equal cells and must first find where
+they lie; a photo of a bent page does not keep one pitch, and a cell cut across two characters
+is read as neither. This network reads the line's columns left to right and says, for each
+column, which character (or none) it shows; the characters are where those runs of columns are
+(best path). It errs elsewhere than the cells, which is what a further reader is for: the reader
+stores a VIN on two readers' word (registrations.reader._decide_vin).
+
+Trained by `manage.py train_line_model` (PyTorch at training time only) on lines degraded as
+photos degrade them, drawn in the glyph reader's training fonts, never the test documents' fonts;
+run here in numpy (glyphs.im2col): four 3 x 3 convolutions (2 x 2 max pooling after the first two,
+2 x 1 after the fourth), the columns' features through two convolutions along the line, one
+output per four page columns over the VIN's 33 characters and the blank.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from registrations import glyphs, ocr
+from registrations.glyphs import NamedParams, im2col, pool, softmax
+
+ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"  # the VIN's (reader.VIN_ALPHABET); class 0 is the blank
+LINE_H, LINE_W = 24, 352  # the network's input: the line scaled to 24 rows, at most 352 columns
+STRIDE = 4  # input columns per output
+# the networks whose output columns' probabilities are averaged (trained alike from other seeds:
+# they err at other places, and their mean is surer only where both are)
+MODELS = (Path(__file__).with_name("line_model.npz"),)
+ALTERNATIVES = 6
+
+
+def prepare(line: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The line's ink (0..1, the network's input: LINE_H x LINE_W, zero beyond the value) and
+    the columns the value takes, from `line` (8-bit grey, dark on white, the page's scale): the
+    band of the value's rows (glyphs.text_rows) with a margin, its longest run of ink (a
+    neighbour's value or a border beside it left out, as the glyph reader's comb does), scaled to
+    LINE_H rows, its darkest ink made 1. None without ink."""
+    ink = (255 - line.astype(np.float32)) / 255
+    rows = glyphs.text_rows(ink)
+    if rows is None:
+        return None
+    y0, y1 = rows
+    height = y1 - y0
+    if height < 4:
+        return None
+    margin = max(2, round(0.2 * height))
+    band = ink[max(0, y0 - margin) : y1 + margin]
+    profile = np.convolve(band.sum(axis=0), np.ones(3) / 3, mode="same")
+    on = np.flatnonzero(profile > 0.15 * profile.max())
+    if len(on) < 2:
+        return None
+    runs = np.split(on, np.flatnonzero(np.diff(on) > 1.5 * height) + 1)
+    run = max(runs, key=lambda r: int(r[-1] - r[0]))
+    left, right = max(0, int(run[0]) - height // 2), min(band.shape[1], int(run[-1]) + height // 2 + 1)
+    value = band[:, left:right]
+    width = max(STRIDE, min(LINE_W, round(value.shape[1] * LINE_H / value.shape[0])))
+    small = cv2.resize(value, (width, LINE_H), interpolation=cv2.INTER_AREA)
+    small = np.clip(small / max(float(np.percentile(small, 99.5)), 0.05), 0, 1)
+    out = np.zeros((LINE_H, LINE_W), np.float32)
+    out[:, :width] = small
+    return out, width
+
+
+def _conv1d(x: np.ndarray, kernel: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """A convolution of width 3 along the line (zero beyond its ends) of `x` (N, T, F)."""
+    n, t, f = x.shape
+    cols = sliding_window_view(np.pad(x, ((0, 0), (1, 1), (0, 0))), 3, axis=1).reshape(n * t, f * 3)
+    return (cols @ kernel + bias).reshape(n, t, -1)
+
+
+class LineModel(NamedParams):
+    """The network in numpy (its PyTorch layers' weights exported, batch norms folded into the
+    convolutions; registrations.management.commands.train_line_model)."""
+
+    names = ("k1", "b1", "k2", "b2", "k3", "b3", "k4", "b4", "l1", "c1", "l2", "c2", "w", "b")
+
+    def logits(self, lines: np.ndarray) -> np.ndarray:
+        """Each output column's logits (N, LINE_W / STRIDE, 1 + len(ALPHABET)) of `lines` (N, LINE_H, LINE_W)."""
+        k1, b1, k2, b2, k3, b3, k4, b4, l1, c1, l2, c2, w, b = self.params
+        n = len(lines)
+        x = lines.reshape(n, LINE_H, LINE_W, 1)
+        for kernel, bias, pooled in ((k1, b1, True), (k2, b2, True), (k3, b3, False), (k4, b4, False)):
+            height, width = x.shape[1:3]
+            x = np.maximum(im2col(x) @ kernel + bias, 0).reshape(n, height, width, -1)
+            if pooled:
+                x = pool(x)
+        height, width, channels = x.shape[1:]
+        x = x.reshape(n, height // 2, 2, width, channels).max(axis=2)  # 2 x 1 pooling
+        x = x.transpose(0, 2, 3, 1).reshape(n, width, -1)  # each column: channel, row
+        x = np.maximum(_conv1d(x, l1, c1), 0)
+        x = np.maximum(_conv1d(x, l2, c2), 0)
+        return x @ w + b
+
+
+def models() -> list[LineModel]:
+    """The networks whose files are there, loaded once per process; none with READER_LINES=0
+    (to measure the reader without them)."""
+    if os.environ.get("READER_LINES", "1") == "0":
+        return []
+    return _load(MODELS)
+
+
+@cache
+def _load(paths: tuple[Path, ...]) -> list[LineModel]:
+    return [LineModel.load(path) for path in paths if path.exists()]
+
+
+def decode(probabilities: np.ndarray, columns: int) -> ocr.Line:
+    """The best path through the output columns' probabilities (T, 1 + len(ALPHABET)) of the
+    first `columns`: each run of columns whose likeliest class is one character gives that
+    character once (a blank between two runs of one character gives it twice). Each
+    character's alternatives are the characters' probabilities at the run's surest column,
+    the blank left out; the line's confidence is its least sure character's."""
+    best = probabilities[:columns].argmax(axis=1)
+    choices = []
+    k = 0
+    while k < columns:
+        if best[k] == 0:
+            k += 1
+            continue
+        end = k
+        while end < columns and best[end] == best[k]:
+            end += 1
+        surest = k + int(probabilities[k:end, best[k]].argmax())
+        chars = probabilities[surest, 1:] / max(float(probabilities[surest, 1:].sum()), 1e-9)
+        order = np.argsort(-chars)[:ALTERNATIVES]
+        choices.append(tuple((ALPHABET[i], round(float(chars[i]), 3)) for i in order))
+        k = end
+    text = "".join(c[0][0] for c in choices)
+    confidence = min((c[0][1] for c in choices), default=0.0)
+    return ocr.Line(text, confidence, tuple(choices), engine="lines")
+
+
+def read_line(line: np.ndarray) -> ocr.Line | None:
+    """The VIN on `line` (8-bit grey, dark on white, the page's scale) as the networks read it
+    (their output columns' probabilities averaged); None without a network or without ink."""
+    nets = models()
+    if not nets or line.size == 0 or (prepared := prepare(line)) is None:
+        return None
+    ink, width = prepared
+    probabilities = np.mean([softmax(net.logits(ink[None])[0]) for net in nets], axis=0)
+    return decode(probabilities, -(-width // STRIDE))

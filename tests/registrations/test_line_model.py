@@ -1,0 +1,254 @@
+"""The line reader (registrations.line_model): its best-path decoding, its numpy network against a
+plain reference of the PyTorch layers it was exported from, what the committed network reads, and
+how the reader weighs its read (a fourth reader, never alone)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+
+from registrations import line_model, ocr
+from registrations.intake import scan_prepare
+from registrations.management.commands.train_line_model import exported
+from registrations.reader import _read_fields, document_read, vin_check_digit
+from tests.fixtures.zlb import realistic
+from tests.registrations.test_reader_fields import VW, lines_for, rapid, tess
+
+BLANK = 0
+
+
+def column(char: str | None, sure: float = 0.9) -> np.ndarray:
+    """One output column: `char` (None: the blank) with `sure`, the rest spread evenly."""
+    out = np.full(1 + len(line_model.ALPHABET), (1 - sure) / len(line_model.ALPHABET))
+    out[BLANK if char is None else 1 + line_model.ALPHABET.index(char)] = sure
+    return out
+
+
+def test_the_best_path_merges_a_run_and_a_blank_parts_a_double_letter() -> None:
+    path = [None, "Z", "Z", None, "Z", "A", "A", None, None, "9"]
+    probabilities = np.array([column(c) for c in path])
+
+    read = line_model.decode(probabilities, len(path))
+
+    assert read.text == "ZZA9"
+    assert read.engine == "lines"
+    assert [alts[0][0] for alts in read.choices] == list("ZZA9")
+    assert read.confidence == pytest.approx(read.choices[0][0][1])
+
+
+def test_each_characters_alternatives_come_from_its_surest_column_without_the_blank() -> None:
+    five = np.zeros(1 + len(line_model.ALPHABET))
+    five[[BLANK, 1 + line_model.ALPHABET.index("5"), 1 + line_model.ALPHABET.index("S")]] = 0.4, 0.45, 0.15
+    probabilities = np.array([column(None), column("5", 0.4), five, column(None)])
+
+    read = line_model.decode(probabilities, 4)
+
+    (alts,) = read.choices
+    assert [c for c, _ in alts[:2]] == ["5", "S"]
+    assert [p for _, p in alts[:2]] == [0.75, 0.25]  # the blank's share left out
+    # columns past the value's width are not read
+    assert line_model.decode(probabilities, 1).text == ""
+
+
+def conv2d(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A plain 3 x 3 convolution of (C, H, W) with PyTorch's (out, in, 3, 3) weights."""
+    _, h, width = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1)))
+    out = np.zeros((len(w), h, width))
+    for dy in range(3):
+        for dx in range(3):
+            out += np.einsum("oc,chw->ohw", w[:, :, dy, dx], padded[:, dy : dy + h, dx : dx + width])
+    return out + b[:, None, None]
+
+
+def conv1d(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A plain convolution of (F, T) along T with PyTorch's (out, in, k) weights."""
+    k = w.shape[2]
+    padded = np.pad(x, ((0, 0), (k // 2, k // 2)))
+    t = x.shape[1]
+    return sum(w[:, :, j] @ padded[:, j : j + t] for j in range(k)) + b[:, None]
+
+
+def norm(x: np.ndarray, state: dict[str, np.ndarray], name: str) -> np.ndarray:
+    shape = (-1,) + (1,) * (x.ndim - 1)
+    scale = state[f"{name}.weight"] / np.sqrt(state[f"{name}.running_var"] + 1e-5)
+    return (x - state[f"{name}.running_mean"].reshape(shape)) * scale.reshape(shape) + state[
+        f"{name}.bias"
+    ].reshape(shape)
+
+
+def maxpool(x: np.ndarray, rows: int, columns: int) -> np.ndarray:
+    c, h, w = x.shape
+    return x.reshape(c, h // rows, rows, w // columns, columns).max(axis=(2, 4))
+
+
+def test_the_numpy_network_computes_what_the_pytorch_layers_compute() -> None:
+    # given random weights and batch norms in PyTorch's layout (small widths)
+    rng = np.random.default_rng(3)
+    widths, hidden, classes = (2, 3, 4, 4), 5, 1 + len(line_model.ALPHABET)
+    state: dict[str, np.ndarray] = {}
+    channels = (1, *widths)
+    for k in range(4):
+        state[f"c{k + 1}.weight"] = rng.normal(0, 0.5, (channels[k + 1], channels[k], 3, 3))
+        state[f"c{k + 1}.bias"] = rng.normal(0, 0.1, channels[k + 1])
+    features = (widths[-1] * line_model.LINE_H // 8, hidden)
+    for k, inputs in ((1, features[0]), (2, hidden)):
+        state[f"l{k}.weight"] = rng.normal(0, 0.5, (hidden, inputs, 3))
+        state[f"l{k}.bias"] = rng.normal(0, 0.1, hidden)
+    for name, size in [(f"n{k + 1}", widths[k]) for k in range(4)] + [("m1", hidden), ("m2", hidden)]:
+        state[f"{name}.weight"] = rng.uniform(0.5, 1.5, size)
+        state[f"{name}.bias"] = rng.normal(0, 0.2, size)
+        state[f"{name}.running_mean"] = rng.normal(0, 0.2, size)
+        state[f"{name}.running_var"] = rng.uniform(0.5, 2, size)
+    state["out.weight"] = rng.normal(0, 0.5, (classes, hidden, 1))
+    state["out.bias"] = rng.normal(0, 0.1, classes)
+    line = rng.random((line_model.LINE_H, line_model.LINE_W))
+
+    # when the layers are computed one by one, channels first, as PyTorch does
+    x = line[None]
+    for k, pooling in ((1, (2, 2)), (2, (2, 2)), (3, None), (4, (2, 1))):
+        x = np.maximum(norm(conv2d(x, state[f"c{k}.weight"], state[f"c{k}.bias"]), state, f"n{k}"), 0)
+        if pooling:
+            x = maxpool(x, *pooling)
+    x = x.reshape(-1, x.shape[2])  # each column: channel, row
+    for k in (1, 2):
+        x = np.maximum(norm(conv1d(x, state[f"l{k}.weight"], state[f"l{k}.bias"]), state, f"m{k}"), 0)
+    reference = (conv1d(x, state["out.weight"], state["out.bias"])).T
+
+    # then the exported numpy network gives the same logits
+    got = exported(state).logits(line[None].astype(np.float32))[0]
+    assert got.shape == (line_model.LINE_W // line_model.STRIDE, classes)
+    np.testing.assert_allclose(got, reference, rtol=1e-3, atol=1e-3)
+
+
+def printed_line(text: str) -> np.ndarray:
+    """A VIN as the page's value layer has it (10 px per mm, 3 mm type), in a test document's
+    typewriter font, which the network never saw in training."""
+    font = realistic.font(realistic.TYPEWRITERS[0], 30)
+    image = Image.new("L", (int(font.getlength(text)) + 60, 50), 255)
+    ImageDraw.Draw(image).text((30, 10), text, font=font, fill=30)
+    return np.asarray(image)
+
+
+def test_the_committed_network_reads_a_clean_line_in_a_font_it_never_saw() -> None:
+    assert len(line_model.models()) == len(line_model.MODELS), "the networks' files are committed"
+    vin = "WVWZZZE1ZPW012345"
+
+    read = line_model.read_line(printed_line(vin))
+
+    assert read is not None
+    assert read.text == vin
+    assert read.confidence > 0.5
+    assert line_model.read_line(np.full((50, 400), 255, np.uint8)) is None  # no ink, no read
+
+
+def lines(text: str, confidence: float = 0.9) -> ocr.Line:
+    return ocr.Line(text, confidence, engine="lines")
+
+
+def glyph(text: str, confidence: float = 0.9) -> ocr.Line:
+    return ocr.Line(text, confidence, engine="glyphs")
+
+
+def test_the_line_reader_and_an_ocr_engine_agreeing_store_a_vin() -> None:
+    assert vin_check_digit(VW) != VW[8]  # no check digit: only agreement confirms it
+
+    assert _read_fields(lines_for(E=[tess(VW), lines(VW)])).values["vin"] == VW
+    assert _read_fields(lines_for(E=[rapid(VW), tess("WVW2Z", 0.3), lines(VW)])).values["vin"] == VW
+    assert "vin" not in _read_fields(lines_for(E=[lines(VW)])).values
+
+
+def test_the_learned_readers_agreeing_are_one_reader() -> None:
+    # the glyph reader and the line reader learned from the same fonts and err alike (both read a
+    # blurred 8 as B: held-out poor-133): their reads agreeing is no second reader's word
+    assert "vin" not in _read_fields(lines_for(E=[glyph(VW), lines(VW)])).values
+
+
+def test_the_check_digit_does_not_confirm_the_line_readers_read_alone() -> None:
+    good = "1M8GDM9AXKP042788"  # its check digit (X) confirms it
+
+    assert _read_fields(lines_for(E=[tess(good, 0.7)])).values["vin"] == good
+    fields = _read_fields(lines_for(E=[lines(good, 0.99)]))
+    assert "vin" not in fields.values
+    assert "E" in fields.unread
+
+
+def test_switched_off_it_reads_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("READER_LINES", "0")
+    assert line_model.read_line(printed_line(VW)) is None
+
+
+def unsure(text: str, doubts: dict[int, tuple[str, float]], engine: str) -> ocr.Line:
+    """A learned reader's read of `text`: each place sure (0.99) but where `doubts` gives the
+    character it rivals and that rival's share."""
+    choices = []
+    for i, c in enumerate(text):
+        rival, share = doubts.get(i, ("0" if c != "0" else "1", 0.01))
+        choices.append(((c, round(1 - share, 3)), (rival, share)))
+    return ocr.Line(text, min(p for (p,) in [(c[0][1],) for c in choices]), tuple(choices), engine=engine)
+
+
+def test_the_learned_readers_together_store_the_vin_both_are_sure_of_where_neither_is_alone() -> None:
+    # the glyph reader unsure of one place, the line reader of another: neither alone is sure
+    # enough (GLYPH_VIN_ALONE), together they are; Tesseract read nothing of use
+    cells = unsure(VW, {4: ("2", 0.45)}, "glyphs")
+    whole = unsure(VW, {12: ("7", 0.45)}, "lines")
+    noise = tess("WVW2Z", 0.3)
+
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells])).values
+    fields = _read_fields(lines_for(E=[noise, cells, whole]))
+
+    assert fields.values["vin"] == VW
+    assert 0.8 < fields.confidence["E"] <= 0.9  # below the joint share: two learned readers only
+
+
+def test_the_learned_readers_together_store_nothing_where_they_read_the_line_differently() -> None:
+    # the line reader's read shifted by a place (a border taken for a 1): its places do not
+    # match the cells', whatever their product says
+    cells = unsure(VW, {4: ("2", 0.45)}, "glyphs")
+    shifted = unsure("1" + VW[:-1], {}, "lines")
+
+    assert "vin" not in _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, shifted])).values
+
+
+def test_the_learned_readers_together_never_store_a_character_neither_ranked_first() -> None:
+    # one read a Y, the other a 9 at place 6, both with a V second: their product makes the V
+    # likeliest, which neither read (held-out poor-082)
+    vin = VW[:6] + "V" + VW[7:]
+    cells = unsure(VW[:6] + "9" + VW[7:], {6: ("V", 0.4)}, "glyphs")
+    whole = unsure(VW[:6] + "Y" + VW[7:], {6: ("V", 0.4)}, "lines")
+
+    fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole]))
+
+    assert fields.values.get("vin") != vin
+
+
+def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_together() -> None:
+    # the glyph reader and the line reader both read the S as a 5, surely; RapidOCR, which tells S
+    # from 5 (ENGINE_FOR_PAIR), read the S (bench poor-032)
+    with_s, five = VW[:11] + "S" + VW[12:], VW[:11] + "5" + VW[12:]
+    cells, whole = unsure(five, {4: ("2", 0.45)}, "glyphs"), unsure(five, {}, "lines")
+
+    assert _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole])).values["vin"] == five
+    fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole, rapid(with_s)]))
+    assert fields.values.get("vin") != five
+
+
+def test_a_poor_photos_vin_nothing_else_could_store_is_read_with_the_line_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a held-out poor photo (not of the bench's seeds): the glyph reader alone is not sure enough
+    # of its VIN and neither OCR engine reads it; with the line reader's read it is stored, right
+    sample = realistic.zb1_sample(51, "poor")
+    assert sample.expected is not None
+    image = scan_prepare(sample.data, min_size=500, max_pixels=40_000_000).image
+
+    reading = document_read(image)
+
+    assert reading.is_zlb
+    assert reading.vin == sample.expected["E"]
+    monkeypatch.setenv("READER_LINES", "0")
+    without = document_read(image)
+    assert without.vin is None
+    assert "E" in without.unread
