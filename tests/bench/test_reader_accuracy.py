@@ -15,7 +15,8 @@ of 0.6 stored no wrong VIN here and 4 on poor photos of seeds 40-179: see GLYPH_
 registrations/reader.py); READER_BENCH_KINDS=poor,phone keeps only those kinds (ZB I kinds
 and wrong documents' kinds alike).
 The second engine (RapidOCR) takes part when it is installed; READER_SECOND_ENGINE=0 leaves
-it out (to compare both in one environment); READER_GLYPHS=0 leaves out the glyph reader.
+it out (to compare both in one environment); READER_GLYPHS=0 leaves out the glyph reader,
+READER_LINES=0 the line reader.
 """
 
 from __future__ import annotations
