@@ -185,16 +185,12 @@ glyph-fonts: install
 	cd $(GLYPH_FONTS_DIR) && apt-get download -q $$($(CURDIR)/$(PY) $(CURDIR)/manage.py train_glyph_model --packages) \
 		&& for deb in *.deb; do dpkg -x $$deb .; done
 
-## make line-model: retrain the VIN line reader (platform/registrations/line_model*.npz) on the
-## same fonts, two networks from two seeds, with PyTorch (a training-time tool: the CPU wheel this
-## machine has is installed into the venv for it; the site runs the networks in numpy). About 45
-## minutes each on two cores.
+## make line-model: retrain the VIN line reader (platform/registrations/line_model.npz) on the
+## same fonts with PyTorch (a training-time tool: the CPU wheel this machine has is installed into
+## the venv for it; the site runs the network in numpy). About 45 minutes on two cores.
 line-model: glyph-fonts
 	$(PY) -m pip install -q torch==2.13.0
-	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts --seed 1 \
-		--out platform/registrations/line_model.npz
-	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts --seed 11 \
-		--out platform/registrations/line_model_b.npz
+	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -31,9 +31,7 @@ from registrations.glyphs import NamedParams, im2col, pool, softmax
 ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"  # the VIN's (reader.VIN_ALPHABET); class 0 is the blank
 LINE_H, LINE_W = 24, 352  # the network's input: the line scaled to 24 rows, at most 352 columns
 STRIDE = 4  # input columns per output
-# the networks whose output columns' probabilities are averaged (trained alike from other seeds:
-# they err at other places, and their mean is surer only where both are)
-MODELS = (Path(__file__).with_name("line_model.npz"),)
+MODEL = Path(__file__).with_name("line_model.npz")
 ALTERNATIVES = 6
 
 
@@ -100,17 +98,17 @@ class LineModel(NamedParams):
         return x @ w + b
 
 
-def models() -> list[LineModel]:
-    """The networks whose files are there, loaded once per process; none with READER_LINES=0
-    (to measure the reader without them)."""
+def model() -> LineModel | None:
+    """The network, loaded once per process; None without its file or with READER_LINES=0 (to
+    measure the reader without it)."""
     if os.environ.get("READER_LINES", "1") == "0":
-        return []
-    return _load(MODELS)
+        return None
+    return _load(MODEL)
 
 
 @cache
-def _load(paths: tuple[Path, ...]) -> list[LineModel]:
-    return [LineModel.load(path) for path in paths if path.exists()]
+def _load(path: Path) -> LineModel | None:
+    return LineModel.load(path) if path.exists() else None
 
 
 def decode(probabilities: np.ndarray, columns: int) -> ocr.Line:
@@ -140,11 +138,12 @@ def decode(probabilities: np.ndarray, columns: int) -> ocr.Line:
 
 
 def read_line(line: np.ndarray) -> ocr.Line | None:
-    """The VIN on `line` (8-bit grey, dark on white, the page's scale) as the networks read it
-    (their output columns' probabilities averaged); None without a network or without ink."""
-    nets = models()
-    if not nets or line.size == 0 or (prepared := prepare(line)) is None:
+    """The VIN on `line` (8-bit grey, dark on white, the page's scale) as the network reads it;
+    None without the network or without ink. (A second network of another seed, its output
+    columns averaged with this one's, read far fewer lines whole: two CTC networks place a
+    line's characters and blanks at different columns.)"""
+    net = model()
+    if net is None or line.size == 0 or (prepared := prepare(line)) is None:
         return None
     ink, width = prepared
-    probabilities = np.mean([softmax(net.logits(ink[None])[0]) for net in nets], axis=0)
-    return decode(probabilities, -(-width // STRIDE))
+    return decode(softmax(net.logits(ink[None])[0]), -(-width // STRIDE))

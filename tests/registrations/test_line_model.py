@@ -132,7 +132,7 @@ def printed_line(text: str) -> np.ndarray:
 
 
 def test_the_committed_network_reads_a_clean_line_in_a_font_it_never_saw() -> None:
-    assert len(line_model.models()) == len(line_model.MODELS), "the networks' files are committed"
+    assert line_model.model() is not None, "platform/registrations/line_model.npz is committed"
     vin = "WVWZZZE1ZPW012345"
 
     read = line_model.read_line(printed_line(vin))

@@ -164,7 +164,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--widths", default="16,32,64,64")
         parser.add_argument("--hidden", type=int, default=128)
-        parser.add_argument("--out", type=Path, default=line_model.MODELS[0])
+        parser.add_argument("--out", type=Path, default=line_model.MODEL)
         parser.add_argument(
             "--fonts", type=Path, default=FONT_ROOT, help="where the fonts' share/fonts tree is"
         )
