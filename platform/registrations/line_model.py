@@ -146,4 +146,9 @@ def read_line(line: np.ndarray) -> ocr.Line | None:
     if net is None or line.size == 0 or (prepared := prepare(line)) is None:
         return None
     ink, width = prepared
-    return decode(softmax(net.logits(ink[None])[0]), -(-width // STRIDE))
+    return decode(softmax(net.logits(ink[None])[0]), columns(width))
+
+
+def columns(width: int) -> int:
+    """The output columns a value `width` input columns wide takes (the last one in part)."""
+    return -(-width // STRIDE)

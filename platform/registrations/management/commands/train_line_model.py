@@ -24,6 +24,7 @@ import numpy as np
 from django.core.management.base import BaseCommand, CommandError
 
 from registrations import line_model
+from registrations.glyphs import softmax
 from registrations.management.commands.train_glyph_model import (
     DEEP_FONTS,
     EXCLUDED_FAMILIES,
@@ -146,10 +147,7 @@ def whole_lines_read(
         batch = inputs[begin : begin + 256].astype(np.float32) / 255
         logits = net.logits(batch)
         for k, out in enumerate(logits):
-            probabilities = np.exp(out - out.max(axis=1, keepdims=True))
-            probabilities /= probabilities.sum(axis=1, keepdims=True)
-            width = int(widths[begin + k])
-            read = line_model.decode(probabilities, -(-width // line_model.STRIDE))
+            read = line_model.decode(softmax(out), line_model.columns(int(widths[begin + k])))
             right += read.text == texts[begin + k]
     return right / len(texts)
 
@@ -208,7 +206,7 @@ class Command(BaseCommand):
                 x = torch.from_numpy(inputs[chosen].astype(np.float32) / 255).unsqueeze(1)
                 targets, lengths = encoded([texts[i] for i in chosen])
                 out = net(x).permute(2, 0, 1).log_softmax(2)  # (T, N, classes)
-                columns = torch.from_numpy(-(-line_widths[chosen] // line_model.STRIDE)).long()
+                columns = torch.tensor([line_model.columns(int(w)) for w in line_widths[chosen]])
                 loss = functional.ctc_loss(out, targets, columns, lengths, zero_infinity=True)
                 optimiser.zero_grad()
                 loss.backward()
