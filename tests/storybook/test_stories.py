@@ -235,9 +235,10 @@ def test_the_story_renders_cleanly(story: dict[str, object], story_page: StoryPa
     # A select's label moves out of its value's way (MUI's 200 ms transition) once the value
     # is there; a value restored from storage comes after the first render, and under CI's
     # load the label was caught on its way (partner-area applications, restored filter).
-    # Up to 2 s for what moves to arrive; an overlap that stays fails as before.
+    # Up to 5 s for what moves to arrive (2 s were once too few for the restored filter's
+    # labels under CI's load, the story switched in place); an overlap that stays fails as before.
     with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => ({OVERLAPS})().length === 0", timeout=2_000)
+        page.wait_for_function(f"() => ({OVERLAPS})().length === 0", timeout=5_000)
     overlap_check(page, str(story["id"]))
     if not _is_desktop(story):
         looks.append(compare_look(page, f"{story['id']}--phone"))
