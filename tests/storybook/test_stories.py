@@ -20,8 +20,8 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
@@ -145,119 +145,67 @@ def test_there_is_a_story_for_every_screen() -> None:
     assert len(STORIES) >= 55
 
 
-class StoryPage:
-    """One page a worker's stories are shown in, one after the other, as Storybook's own UI
-    shows them: the next story is asked for over Storybook's channel (its preview renders it
-    in place) rather than loading Storybook again. A load took most of a story's check (some
-    1.5 s of a core for Storybook's 1.5 MB bundle and its start, and the story checks are
-    bound by the two cores); switching takes a fraction of that.
+@pytest.mark.parametrize("story", STORIES, ids=[str(s["id"]) for s in STORIES])
+def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str, chromium: Browser) -> None:
+    context = _context(chromium, DESKTOP if _is_desktop(story) else PHONE)
+    page: Page = context.new_page()
+    errors: list[str] = []
+    looks: list[str] = []
 
-    What a story leaves behind is cleared before the next: local and session storage, cookies,
-    the scroll position. A story that left a request open (a loading state: the app counts it
-    as in flight, a progress bar stays) or whose check failed (its state is unknown) gets a
-    fresh load for the next story, as does the first."""
-
-    def __init__(self, context: BrowserContext, url: str) -> None:
-        self.context, self.url = context, url
-        self.page = context.new_page()
-        self.errors: list[str] = []
-        self.open_requests: set[Any] = set()
-        self.fresh = True
-        page = self.page
-        page.on("response", self._on_response)
-        page.on("console", self._on_console)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on("request", lambda request: self.open_requests.add(request))
-        page.on("requestfinished", lambda request: self.open_requests.discard(request))
-        page.on("requestfailed", lambda request: self.open_requests.discard(request))
-        page.add_init_script(WATCH)
-
-    def _on_response(self, response: Response) -> None:
+    def on_response(response: Response) -> None:
         # An error answer a story asks MSW for (wrong code, invalid link) is its state, not a
         # fault; anything else that fails to load is.
         if response.status >= 400 and "/api/" not in response.url:
-            self.errors.append(f"{response.status} {response.url}")
+            errors.append(f"{response.status} {response.url}")
 
-    def _on_console(self, message: ConsoleMessage) -> None:
+    def on_console(message: ConsoleMessage) -> None:
         if message.type == "error" and not message.text.startswith("Failed to load resource"):
-            self.errors.append(message.text)
+            errors.append(message.text)
 
-    def show(self, story_id: str, viewport: ViewportSize) -> str:
-        """The story rendered (its play function done) at the viewport: Storybook's verdict."""
-        page = self.page
-        page.set_viewport_size(viewport)
-        self.context.clear_cookies()
-        if self.fresh or self.open_requests:
-            if page.url.startswith(self.url):
-                page.evaluate(CLEAR_STORAGE)
-            page.goto(f"{self.url}/iframe.html?id={story_id}&viewMode=story")
-        else:
-            page.evaluate(SWITCH_STORY, story_id)
-        self.fresh = True  # until the story's check passes
-        self.open_requests.clear()
-        self.errors.clear()
+    page.on("response", on_response)
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(WATCH)
+    try:
+        page.goto(f"{storybook_url}/iframe.html?id={story['id']}&viewMode=story")
         page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
-        return str(page.evaluate("() => window.__story"))
-
-
-CLEAR_STORAGE = "() => { localStorage.clear(); sessionStorage.clear(); }"
-SWITCH_STORY = """(id) => {
-  window.__story = 'pending';
-  localStorage.clear();
-  sessionStorage.clear();
-  window.scrollTo(0, 0);
-  window.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId: id, viewMode: 'story' });
-}"""
-
-
-@pytest.fixture(scope="module")
-def story_page(storybook_url: str, chromium: Browser) -> Iterator[StoryPage]:
-    context = _context(chromium, PHONE)
-    yield StoryPage(context, storybook_url)
-    context.close()
-
-
-@pytest.mark.parametrize("story", STORIES, ids=[str(s["id"]) for s in STORIES])
-def test_the_story_renders_cleanly(story: dict[str, object], story_page: StoryPage) -> None:
-    looks: list[str] = []
-    page = story_page.page
-    state = story_page.show(str(story["id"]), DESKTOP if _is_desktop(story) else PHONE)
-    assert state == "rendered", state
-    page.wait_for_timeout(300)  # transitions settle before the picture
-    # MUI X's grid measures before it renders its rows: a grid caught between the two has
-    # no row yet (axe: aria-required-children). Wait for the rows it will show.
-    # A story that fetches again after its first rows (a filter restored from storage) puts a
-    # new grid in the old one's place, measured before its rows come: the grids are checked
-    # once they have rows and have not changed for 400 ms.
-    assert page.evaluate(GRIDS_SETTLED), f"{story['id']}: a grid without rows after 10 s"
-    # A loading story keeps its request open: no waiting for the network to go idle.
-    axe_check(page, str(story["id"]), settle=False)
-    # A select's label moves out of its value's way (MUI's 200 ms transition) once the value
-    # is there; a value restored from storage comes after the first render, and under CI's
-    # load the label was caught on its way (partner-area applications, restored filter).
-    # Up to 5 s for what moves to arrive (2 s were once too few for the restored filter's
-    # labels under CI's load, the story switched in place); an overlap that stays fails as before.
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => ({OVERLAPS})().length === 0", timeout=5_000)
-    overlap_check(page, str(story["id"]))
-    if not _is_desktop(story):
-        looks.append(compare_look(page, f"{story['id']}--phone"))
-    # The layout matrix on the same rendered story: the page is resized (CSS and MUI's media
-    # queries follow) rather than loaded again per width, which would double the run.
-    for width in _layout_widths(story):
-        page.set_viewport_size(LAYOUT_WIDTHS[width])
-        page.wait_for_timeout(300)
-        page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
-        layout_check(page, f"{story['id']} at {width} px")
-        if width == "1440":
-            # A wide desktop shows every data grid whole: no column cut off at its right edge.
-            wide = page.evaluate(GRIDS_SCROLL_SIDEWAYS)
-            assert wide == [], f"{story['id']} at 1440 px: a grid scrolls sideways {wide}"
-        overlap_check(page, f"{story['id']} at {width} px")
-        if width in PICTURE_WIDTHS:
-            looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
-    assert story_page.errors == [], story_page.errors
-    story_page.fresh = False
+        state = page.evaluate("() => window.__story")
+        assert state == "rendered", state
+        page.wait_for_timeout(300)  # transitions settle before the picture
+        # MUI X's grid measures before it renders its rows: a grid caught between the two has
+        # no row yet (axe: aria-required-children). Wait for the rows it will show.
+        # A story that fetches again after its first rows (a filter restored from storage) puts a
+        # new grid in the old one's place, measured before its rows come: the grids are checked
+        # once they have rows and have not changed for 400 ms.
+        assert page.evaluate(GRIDS_SETTLED), f"{story['id']}: a grid without rows after 10 s"
+        # A loading story keeps its request open: no waiting for the network to go idle.
+        axe_check(page, str(story["id"]), settle=False)
+        # A select's label moves out of its value's way (MUI's 200 ms transition) once the value
+        # is there; a value restored from storage comes after the first render, and under CI's
+        # load the label was caught on its way (partner-area applications, restored filter).
+        # Up to 2 s for what moves to arrive; an overlap that stays fails as before.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(f"() => ({OVERLAPS})().length === 0", timeout=2_000)
+        overlap_check(page, str(story["id"]))
+        if not _is_desktop(story):
+            looks.append(compare_look(page, f"{story['id']}--phone"))
+        # The layout matrix on the same rendered story: the page is resized (CSS and MUI's media
+        # queries follow) rather than loaded again per width, which would double the run.
+        for width in _layout_widths(story):
+            page.set_viewport_size(LAYOUT_WIDTHS[width])
+            page.wait_for_timeout(300)
+            page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
+            layout_check(page, f"{story['id']} at {width} px")
+            if width == "1440":
+                # A wide desktop shows every data grid whole: no column cut off at its right edge.
+                wide = page.evaluate(GRIDS_SCROLL_SIDEWAYS)
+                assert wide == [], f"{story['id']} at 1440 px: a grid scrolls sideways {wide}"
+            overlap_check(page, f"{story['id']} at {width} px")
+            if width in PICTURE_WIDTHS:
+                looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
+        assert errors == [], errors
+    finally:
+        context.close()
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
