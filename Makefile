@@ -51,10 +51,11 @@ install: system-deps python-deps node-deps tools
 tools: python-deps
 	@$(PY) deploy/tools/fetch_helm.py || echo "Helm could not be fetched: the chart tests skip rendering"
 
-# Debian packages the project needs, when we are root: Chromium for the browser tests,
+# Debian packages the project needs, when we are root: Chromium for the browser tests (its
+# headless shell for Playwright, the full browser for Lighthouse: tests/e2e/conftest.py),
 # Tesseract with German data for the document check, fonts for rendering test documents,
 # librsvg for the PNG copy of SVG logos (tenants.svg_raster).
-DEBIAN_PACKAGES := chromium tesseract-ocr tesseract-ocr-deu fonts-dejavu-core librsvg2-2
+DEBIAN_PACKAGES := chromium chromium-headless-shell tesseract-ocr tesseract-ocr-deu fonts-dejavu-core librsvg2-2
 system-deps:
 	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -n "$$missing" ]; then \

@@ -1,7 +1,8 @@
 import Box from "@mui/material/Box";
 import { type MouseEvent, useState } from "react";
 
-/** The scan: the resized copy if there is one; zooms towards the pointer while it moves over it. */
+/** The scan: the resized copy if there is one; zooms towards the pointer while it moves over it.
+ * Its width and height hold its place before it has loaded: nothing below it moves when it comes. */
 export function ScanImage({ src, width, height, alt }: { src: string; width: number; height: number; alt: string }) {
   const [origin, setOrigin] = useState<string | null>(null);
   const orientation = width >= height ? "landscape" : "portrait";
@@ -22,8 +23,10 @@ export function ScanImage({ src, width, height, alt }: { src: string; width: num
       <img
         src={src}
         alt={alt}
+        width={width}
+        height={height}
         loading="lazy"
-        style={{ display: "block", width: "100%", transition: "transform 0.1s", transform: origin ? "scale(2)" : "none", transformOrigin: origin ?? "center" }}
+        style={{ display: "block", width: "100%", height: "auto", transition: "transform 0.1s", transform: origin ? "scale(2)" : "none", transformOrigin: origin ?? "center" }}
       />
     </Box>
   );
