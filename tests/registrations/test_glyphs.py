@@ -17,6 +17,7 @@ from registrations.intake import scan_prepare
 from registrations.management.commands import train_glyph_model
 from registrations.reader import (
     GLYPH_CLASS_ALONE,
+    GLYPH_CODE_ALONE,
     GLYPH_DATE_ALONE,
     GLYPH_OPEN_DATE_ALONE,
     GLYPH_VIN_ALONE,
@@ -629,3 +630,42 @@ def test_the_deeper_networks_exported_weights_compute_what_pytorch_computed(tmp_
     model.save(tmp_path / "deep.npz")  # float16, as the committed file
     again = glyphs.DeepConvModel.load(tmp_path / "deep.npz")
     assert np.allclose(again.proba(cells), model.proba(cells), atol=2e-2)
+
+
+def test_code_10_is_taken_from_the_cells_alone_among_the_known_codes_when_they_are_sure_of_it() -> None:
+    # a blurred 0 every engine took for something else: Tesseract read nothing, the cells 8001
+    # with the 0 among the first cell's alternatives; of the known codes (00 and two digits)
+    # they allow, 0001 has nearly all the likelihood
+    blurred = cells("8001", {0: (("8", 0.6), ("0", 0.35), ("3", 0.05))})
+    fields = _read_fields(lines_for(**{"10": [tess("", 0.0), blurred, rapid("01", 0.5)]}))
+    assert fields.values["energy_code"] == "0001" and 0 < fields.confidence["10"] < 0.8
+    assert "10" not in fields.cross_checked
+    # P.3 read as a word that allows another code: against it, unread
+    fields = _read_fields(lines_for(P_3=[tess("ELEKTRO", 0.9)], **{"10": [tess("", 0.0), blurred]}))
+    assert "energy_code" not in fields.values and "10" in fields.unread
+    # the cells unsure between two known codes (0004 and 0034): below GLYPH_CODE_ALONE, unread
+    torn = cells("6694", {1: (("6", 0.5), ("0", 0.25), ("3", 0.25))})
+    fields = _read_fields(lines_for(**{"10": [tess("", 0.0), torn]}))
+    assert GLYPH_CODE_ALONE > 0.5 and "energy_code" not in fields.values and "10" in fields.unread
+    # an OCR read that is a known code is decided by the rules for reads, not by the cells
+    fields = _read_fields(lines_for(P_3=[tess("ELEKTRO", 0.9)], **{"10": [tess("0002", 0.5), blurred]}))
+    assert fields.values.get("energy_code") != "0001"
+
+
+def test_b_from_the_cells_where_the_ocr_reads_show_only_years_no_b_can_have() -> None:
+    # bench poor-024: I is 12.10.2025; Tesseract read 21.68.2073 and 2079, the cells 21.08.2023
+    this = [tess("12.10.2025", 0.9), rapid("12.10.2025", 0.9)]
+    garbled = [tess("71.68.2073", 0.11), rapid("1.8", 0.96), tess("21.68.2079", 0.04)]
+    sure = glyph("21.08.2023", 0.99)
+    fields = _read_fields(lines_for(I=this, B=[*garbled, sure]))
+    assert fields.values["first_registration"] == datetime.date(2023, 8, 21)
+    # cells less sure than a date nothing bounds needs (GLYPH_OPEN_DATE_ALONE), above what one I
+    # bounds needs: an impossible year read by the OCR leaves B unread (held-out poor-157: 2022
+    # for 2023, Tesseract's 2072)
+    share = (GLYPH_DATE_ALONE + GLYPH_OPEN_DATE_ALONE) / 2
+    doubtful = cells("21.08.2023", {9: (("3", share), ("2", 1 - share))})
+    fields = _read_fields(lines_for(I=this, B=[*garbled, doubtful]))
+    assert "first_registration" not in fields.values and "B" in fields.unread
+    # ... and an OCR read of a year B can have, not the cells' one, leaves it unread as before
+    fields = _read_fields(lines_for(I=this, B=[tess("21.68.2021", 0.11), sure]))
+    assert "first_registration" not in fields.values and "B" in fields.unread

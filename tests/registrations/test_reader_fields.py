@@ -431,6 +431,8 @@ def test_a_date_stays_unread_when_another_read_shows_another_year_and_the_engine
         # edge); cut along the value it reads it whole
         ("phone", 4, ("E",)),
         ("phone", 26, ("E",)),  # stored wrong before: RapidOCR dropped the V and read Z as 7
+        ("poor", 24, ("B",)),  # Tesseract's 21.68.2073 for 21.08.2023 (_glyph_date)
+        ("poor", 34, ("10",)),  # every engine took the blurred 0 of 0001 for an 8 or 3 (_glyph_code)
     ],
 )
 def test_realistic_documents_the_reader_once_left_unread(
