@@ -903,10 +903,17 @@ def _contradicted(vin: str, reads: list[ocr.Line]) -> bool:
     return False
 
 
-def _pair_doubted(vin: str, seen: list[tuple[float, str]], reads: list[ocr.Line]) -> bool:
+def _pair_doubted(
+    vin: str, seen: list[tuple[float, str]], reads: list[ocr.Line], *, witness_only: bool = False
+) -> bool:
     """Whether the engine that tells a pair apart (ENGINE_FOR_PAIR), not among those that read
     `vin`, read the other of that pair at one of its places: Tesseract and the glyph reader
-    both took a phone photo's ZZ for 77 (held-out phone-126), RapidOCR did not."""
+    both took a phone photo's ZZ for 77 (held-out phone-126), RapidOCR did not. With
+    `witness_only` (the learned readers' joint VIN, JOINT_ALONE sure), only a read that differs
+    from `vin` at nothing but such pairs is that witness: one that also misread other places
+    (1MB24... for TMBZ4..., WW1...S... for WV1...5...) misread the line, and its Z/2 or S/5 is no
+    better than the rest (replay of poor photos, seeds 40-319: 3 more VINs right, no wrong one;
+    phone photos of seeds 40-99 unchanged)."""
     by = {engine for _, engine in seen}
     for line in reads:
         if line.engine in by:
@@ -914,9 +921,9 @@ def _pair_doubted(vin: str, seen: list[tuple[float, str]], reads: list[ocr.Line]
         text = _letters_digits(line)
         if len(text) != len(vin):
             continue
-        for a, b in zip(vin, text, strict=True):
-            if a != b and ENGINE_FOR_PAIR.get(frozenset((a, b))) == line.engine:
-                return True
+        differ = [ENGINE_FOR_PAIR.get(frozenset((a, b))) for a, b in zip(vin, text, strict=True) if a != b]
+        if line.engine in differ and (not witness_only or all(engine == line.engine for engine in differ)):
+            return True
     return False
 
 
@@ -1048,9 +1055,9 @@ def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     if decoded is None or decoded[1] < JOINT_ALONE:
         return None
     vin, share = decoded
-    if _pair_doubted(vin, [(share, "glyphs"), (share, "lines")], reads) or not _first_choices(
-        vin, cells, whole
-    ):
+    if _pair_doubted(
+        vin, [(share, "glyphs"), (share, "lines")], reads, witness_only=True
+    ) or not _first_choices(vin, cells, whole):
         return None
     return vin, round(share * 0.9, 2)
 

@@ -233,6 +233,11 @@ def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_togeth
     assert _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole])).values["vin"] == five
     fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole, rapid(with_s)]))
     assert fields.values.get("vin") != five
+    # ... but not a RapidOCR read that misread other places too (held-out poor-120: 1MB24... for
+    # TMBZ4...): it misread the line, its S is no better than the rest of it
+    misread = "V" + with_s[1:6] + "2" + with_s[7:]
+    fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole, rapid(misread)]))
+    assert fields.values["vin"] == five
 
 
 def test_a_poor_photos_vin_nothing_else_could_store_is_read_with_the_line_reader(
