@@ -913,7 +913,8 @@ def _pair_doubted(
     from `vin` at nothing but such pairs is that witness: one that also misread other places
     (1MB24... for TMBZ4..., WW1...S... for WV1...5...) misread the line, and its Z/2 or S/5 is no
     better than the rest (replay of poor photos, seeds 40-319: 3 more VINs right, no wrong one;
-    phone photos of seeds 40-99 unchanged)."""
+    phone photos of seeds 40-99 unchanged). A character no VIN has at that place (VIN_PLACES:
+    RapidOCR's S among the serial's last four digits, bench poor-036) doubts nothing."""
     by = {engine for _, engine in seen}
     for line in reads:
         if line.engine in by:
@@ -921,7 +922,11 @@ def _pair_doubted(
         text = _letters_digits(line)
         if len(text) != len(vin):
             continue
-        differ = [ENGINE_FOR_PAIR.get(frozenset((a, b))) for a, b in zip(vin, text, strict=True) if a != b]
+        differ = [
+            ENGINE_FOR_PAIR.get(frozenset((a, b)))
+            for a, b, allowed in zip(vin, text, VIN_PLACES, strict=True)
+            if a != b and b in allowed
+        ]
         if line.engine in differ and (not witness_only or all(engine == line.engine for engine in differ)):
             return True
     return False

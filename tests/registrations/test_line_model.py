@@ -240,6 +240,18 @@ def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_togeth
     assert fields.values["vin"] == five
 
 
+def test_a_pair_the_vin_cannot_have_at_that_place_is_no_doubt() -> None:
+    # RapidOCR's S for a 5 among the serial's last four places, which are digits (VIN_PLACES):
+    # no VIN has the S there, so it doubts nothing (bench poor-036, VTR6J8N0XGC2C66S1)
+    assert VW[16] == "5"
+    cells, whole = unsure(VW, {4: ("2", 0.45)}, "glyphs"), unsure(VW, {}, "lines")
+    impossible = VW[:16] + "S"
+
+    fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole, rapid(impossible)]))
+
+    assert fields.values["vin"] == VW
+
+
 def test_a_poor_photos_vin_nothing_else_could_store_is_read_with_the_line_reader(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
