@@ -150,7 +150,7 @@ LEARNED = frozenset({"glyphs", "lines"})
 # added 11 right VINs (59 -> 70), no wrong one; phone photos of seeds 0-37 unchanged.
 JOINT_ALONE = 0.965
 JOINT_FLOOR = 1e-3
-JOINT_SAME = 16  # ... where the two reads' first choices are alike at this many of the 17 places
+JOINT_SAME = 16  # ... where the reads' first choices are alike (or CONFUSABLE) at 16 of 17 places
 # The glyph reader's value stored alone from these figures up.
 # VIN: its share among the VINs its cells allow (_vin_posterior), measured through document_read
 # on held-out poor photos of seeds 40-179 and phone photos of seeds 40-79 (150 accepted): from
@@ -1054,7 +1054,12 @@ def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     whole = next((line for line in reads if line.engine == "lines"), None)
     if cells is None or whole is None or (joint := _joint_read(cells, whole)) is None:
         return None
-    if sum(a == b for a, b in zip(cells.text, whole.text, strict=True)) < JOINT_SAME:
+    # a place read as two characters the engines take for one another (CONFUSABLE) is read alike:
+    # the same shape, blurred (bench poor-028: 8 and B in the last place, which only a digit can be)
+    alike = sum(
+        a == b or frozenset((a, b)) in CONFUSABLE for a, b in zip(cells.text, whole.text, strict=True)
+    )
+    if alike < JOINT_SAME:
         return None  # not read alike: one of them placed the line's characters elsewhere
     decoded = _likeliest(_vin_readings(joint))
     if decoded is None or decoded[1] < JOINT_ALONE:

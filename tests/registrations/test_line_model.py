@@ -224,6 +224,23 @@ def test_the_learned_readers_together_never_store_a_character_neither_ranked_fir
     assert fields.values.get("vin") != vin
 
 
+def test_the_learned_readers_read_a_confusable_pair_alike() -> None:
+    # the line reader took a 1 for a 7 and the last 5 for an S (which no VIN has there): two
+    # places read otherwise, but the S is the 5's shape blurred (CONFUSABLE), not a line read
+    # shifted; together they store the VIN the cells read (bench poor-028: an 8 read as B)
+    cells = unsure(VW, {4: ("2", 0.3)}, "glyphs")
+    whole = unsure(VW[:12] + "7" + VW[13:16] + "S", {12: ("1", 0.5), 16: ("5", 0.4)}, "lines")
+    noise = tess("WVW2Z", 0.3)
+
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells])).values
+    assert _read_fields(lines_for(E=[noise, cells, whole])).values["vin"] == VW
+    # a third place read otherwise is one too many
+    shifted = unsure(
+        VW[:10] + "X" + VW[11:12] + "7" + VW[13:16] + "S", {12: ("1", 0.5), 16: ("5", 0.4)}, "lines"
+    )
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, shifted])).values
+
+
 def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_together() -> None:
     # the glyph reader and the line reader both read the S as a 5, surely; RapidOCR, which tells S
     # from 5 (ENGINE_FOR_PAIR), read the S (bench poor-032)
