@@ -18,7 +18,7 @@ export function ScanImage({ src, width, height, alt }: { src: string; width: num
       data-testid="scan-image"
       onMouseMove={move}
       onMouseLeave={() => setOrigin(null)}
-      sx={{ overflow: "hidden", borderRadius: 1, border: 1, borderColor: "divider", maxWidth: orientation === "landscape" ? 360 : 240, cursor: "zoom-in" }}
+      sx={{ alignSelf: "start", overflow: "hidden", borderRadius: 1, border: 1, borderColor: "divider", maxWidth: orientation === "landscape" ? 360 : 240, cursor: "zoom-in" }}
     >
       <img
         src={src}
