@@ -11,7 +11,16 @@ from PIL import Image, ImageDraw
 from registrations import line_model, ocr
 from registrations.intake import scan_prepare
 from registrations.management.commands.train_line_model import exported
-from registrations.reader import _read_fields, document_read, vin_check_digit
+from registrations.reader import (
+    JOINT_ALONE,
+    JOINT_CHECKED,
+    _joint_read,
+    _likeliest,
+    _read_fields,
+    _vin_readings,
+    document_read,
+    vin_check_digit,
+)
 from tests.fixtures.zlb import realistic
 from tests.registrations.test_reader_fields import VW, lines_for, rapid, tess
 
@@ -239,6 +248,34 @@ def test_the_learned_readers_read_a_confusable_pair_alike() -> None:
         VW[:10] + "X" + VW[11:12] + "7" + VW[13:16] + "S", {12: ("1", 0.5), 16: ("5", 0.4)}, "lines"
     )
     assert "vin" not in _read_fields(lines_for(E=[noise, cells, shifted])).values
+
+
+def test_where_the_check_digit_is_mandatory_the_learned_readers_together_need_less() -> None:
+    # a Tesla VIN (region 5: the check digit is mandatory), both learned readers unsure of place 4
+    # alike (E or N, which weigh alike in the check digit's sum): their joint share is below
+    # JOINT_ALONE but the VINs they allow all meet the check digit (bench poor-010)
+    base = "5YJ3E1EA0KF317000"
+    tesla = base[:8] + vin_check_digit(base) + base[9:]
+    noise = tess("WVW2Z", 0.3)
+
+    def joint(vin: str, share: float) -> tuple[ocr.Line, ocr.Line, float]:
+        cells, whole = unsure(vin, {4: ("N", share)}, "glyphs"), unsure(vin, {4: ("N", share)}, "lines")
+        decoded = _likeliest(_vin_readings(_joint_read(cells, whole)))
+        assert decoded is not None and decoded[0] == vin
+        return cells, whole, decoded[1]
+
+    cells, whole, share = joint(tesla, 0.22)
+    assert JOINT_CHECKED <= share < JOINT_ALONE
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells])).values
+    assert _read_fields(lines_for(E=[noise, cells, whole])).values["vin"] == tesla
+    # less sure than that: not stored
+    cells, whole, share = joint(tesla, 0.3)
+    assert share < JOINT_CHECKED
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
+    # a VIN of a region without the check digit, as sure: not stored
+    cells, whole, share = joint(VW, 0.2)
+    assert JOINT_CHECKED <= share < JOINT_ALONE
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
 
 
 def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_together() -> None:
