@@ -156,6 +156,19 @@ JOINT_FLOOR = 1e-3
 # to 0.9 on seeds 0-319
 JOINT_CHECKED = 0.9
 JOINT_SAME = 16  # ... where the reads' first choices are alike (or CONFUSABLE) at 16 of 17 places
+# ... and from JOINT_WITNESSED where an OCR engine read the whole line (17 characters) as the
+# joint VIN but for one place (WITNESS_DIFFERS), with the learned readers alike at 15 of 17
+# (JOINT_SAME_WITNESSED): a second reader whose errors are its own. Replay of captured reads of
+# poor photos: bench poor-037 (0.856, RapidOCR's M for the W of WBA) and one VIN right in each of
+# seeds 40-139 and 220-319, no wrong one on seeds 0-319; the same from 0.4 to 0.8.
+JOINT_WITNESSED = 0.5
+WITNESS_DIFFERS = 1
+JOINT_SAME_WITNESSED = 15
+# The engine that tells a pair apart (ENGINE_FOR_PAIR) decides it where the joint VIN and its
+# read differ at nothing but such pairs, when the learned readers give its read PAIR_ALLOWED of
+# their likelihood or more (bench poor-032: both read 5 for a blurred S, RapidOCR the S, 0.072).
+# The reads it would have mended on seeds 40-319 had 0.000 (RapidOCR's 2 for Z, S for 5: wrong).
+PAIR_ALLOWED = 0.02
 # The glyph reader's value stored alone from these figures up.
 # VIN: its share among the VINs its cells allow (_vin_posterior), measured through document_read
 # on held-out poor photos of seeds 40-179 and phone photos of seeds 40-79 (150 accepted): from
@@ -1052,10 +1065,12 @@ def _joint_read(cells: ocr.Line, whole: ocr.Line) -> ocr.Line | None:
 def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     """The VIN the glyph reader's cells and the line reader's read allow together
     (_joint_read), when its share of the likelihood of every valid VIN with a known WMI they
-    allow is JOINT_ALONE or more (JOINT_CHECKED where the check digit is mandatory), and the
+    allow is JOINT_ALONE or more (JOINT_CHECKED where the check digit is mandatory, and
+    JOINT_WITNESSED where an OCR engine read the line as it but for one place), and the
     engine that tells a pair apart (ENGINE_FOR_PAIR) read none of its places as the other of
     that pair (both learned readers took a blurred S for a 5 alike: bench poor-032, RapidOCR
-    read the S)."""
+    read the S); where it did, its read is taken when the learned readers allow it
+    (_pair_decided)."""
     cells = next((line for line in reads if line.engine == "glyphs"), None)
     whole = next((line for line in reads if line.engine == "lines"), None)
     if cells is None or whole is None or (joint := _joint_read(cells, whole)) is None:
@@ -1065,19 +1080,55 @@ def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
     alike = sum(
         a == b or frozenset((a, b)) in CONFUSABLE for a, b in zip(cells.text, whole.text, strict=True)
     )
-    if alike < JOINT_SAME:
+    if alike < JOINT_SAME_WITNESSED:
         return None  # not read alike: one of them placed the line's characters elsewhere
-    decoded = _likeliest(_vin_readings(joint))
-    if decoded is None or decoded[1] < (
-        JOINT_CHECKED if decoded[0][0] in CHECK_DIGIT_REGIONS else JOINT_ALONE
-    ):
+    valid = _vin_readings(joint)
+    decoded = _likeliest(valid)
+    if decoded is None or decoded[1] < JOINT_WITNESSED:
         return None
     vin, share = decoded
-    if _pair_doubted(
-        vin, [(share, "glyphs"), (share, "lines")], reads, witness_only=True
-    ) or not _first_choices(vin, cells, whole):
+    alone = JOINT_CHECKED if vin[0] in CHECK_DIGIT_REGIONS else JOINT_ALONE
+    if not ((share >= alone and alike >= JOINT_SAME) or _witnessed(vin, reads)):
         return None
+    if not _first_choices(vin, cells, whole):
+        return None
+    if _pair_doubted(vin, [(share, "glyphs"), (share, "lines")], reads, witness_only=True):
+        return _pair_decided(vin, valid, reads) if alike >= JOINT_SAME else None
     return vin, round(share * 0.9, 2)
+
+
+def _witnessed(vin: str, reads: list[ocr.Line]) -> bool:
+    """Whether an OCR engine read the whole line (17 letters and digits) as `vin` but for
+    WITNESS_DIFFERS places."""
+    for line in reads:
+        text = _letters_digits(line)
+        if line.engine in LEARNED or len(text) != len(vin):
+            continue
+        if sum(a != b for a, b in zip(vin, text, strict=True)) <= WITNESS_DIFFERS:
+            return True
+    return False
+
+
+def _pair_decided(
+    vin: str, valid: Sequence[tuple[float, str]], reads: list[ocr.Line]
+) -> tuple[str, float] | None:
+    """The read of the engine that tells a pair apart, where it differs from the learned
+    readers' joint `vin` at nothing but such pairs (ENGINE_FOR_PAIR), is a valid VIN with a known
+    WMI, and has PAIR_ALLOWED or more of the joint's likelihood (`valid`). Stored below that
+    engine's own confidence: one reader decided the pair."""
+    for line in reads:
+        text = _letters_digits(line)
+        if line.engine in LEARNED or len(text) != len(vin) or text == vin:
+            continue
+        pairs = {frozenset((a, b)) for a, b in zip(vin, text, strict=True) if a != b}
+        if (
+            all(ENGINE_FOR_PAIR.get(pair) == line.engine for pair in pairs)
+            and text[:3] in WMI
+            and vin_valid(text)[0]
+            and _share(valid, text) >= PAIR_ALLOWED
+        ):
+            return text, round(line.confidence * 0.9, 2)
+    return None
 
 
 def _first_choices(vin: str, *reads: ocr.Line) -> bool:

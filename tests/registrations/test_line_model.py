@@ -14,9 +14,12 @@ from registrations.management.commands.train_line_model import exported
 from registrations.reader import (
     JOINT_ALONE,
     JOINT_CHECKED,
+    JOINT_WITNESSED,
+    PAIR_ALLOWED,
     _joint_read,
     _likeliest,
     _read_fields,
+    _share,
     _vin_readings,
     document_read,
     vin_check_digit,
@@ -292,6 +295,55 @@ def test_the_engine_that_tells_a_pair_apart_outweighs_the_learned_readers_togeth
     misread = "V" + with_s[1:6] + "2" + with_s[7:]
     fields = _read_fields(lines_for(E=[tess("WVW2Z", 0.3), cells, whole, rapid(misread)]))
     assert fields.values["vin"] == five
+
+
+def joint_share(vin: str, cells: ocr.Line, whole: ocr.Line) -> float:
+    decoded = _likeliest(_vin_readings(_joint_read(cells, whole)))
+    assert decoded is not None and decoded[0] == vin
+    return decoded[1]
+
+
+def test_an_ocr_engine_reading_the_line_but_for_one_place_witnesses_the_joint_vin() -> None:
+    # the glyph reader took the P for an A and the E for an F, the line reader read both right:
+    # together less sure than JOINT_ALONE, and alike at 15 places only; RapidOCR read the line as
+    # they do but for the W it took for an M (bench poor-037: MBA6... for WBA6...)
+    cells = unsure(VW[:6] + "F" + VW[7:9] + "A" + VW[10:], {6: ("E", 0.45), 9: ("P", 0.45)}, "glyphs")
+    whole = unsure(VW, {6: ("F", 0.05), 9: ("A", 0.05)}, "lines")
+    noise = tess("WVW2Z", 0.3)
+    assert JOINT_WITNESSED <= joint_share(VW, cells, whole) < JOINT_ALONE
+
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
+    fields = _read_fields(lines_for(E=[noise, cells, whole, rapid("M" + VW[1:])]))
+    assert fields.values["vin"] == VW
+    assert fields.confidence["E"] < 0.9  # the joint share, below it: the witness read it otherwise
+    # a read that differs at two places witnesses nothing
+    twice = "M" + VW[1:12] + "7" + VW[13:]
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole, rapid(twice)])).values
+    # nor a read of the whole line where the learned readers read three places otherwise
+    third = unsure(
+        VW[:6] + "F" + VW[7:9] + "A" + VW[10:12] + "7" + VW[13:],
+        {6: ("E", 0.45), 9: ("P", 0.45), 12: ("1", 0.45)},
+        "glyphs",
+    )
+    assert "vin" not in _read_fields(lines_for(E=[noise, third, whole, rapid("M" + VW[1:])])).values
+
+
+def test_the_engine_that_tells_a_pair_apart_decides_it_where_the_learned_readers_allow_it() -> None:
+    # both learned readers read a blurred S as 5 first, S second; RapidOCR (ENGINE_FOR_PAIR for S/5)
+    # read the S and the rest alike: its read is stored (bench poor-032, W1KB0LYV0S94S0672)
+    with_s, five = VW[:11] + "S" + VW[12:], VW[:11] + "5" + VW[12:]
+    cells, whole = unsure(five, {11: ("S", 0.3)}, "glyphs"), unsure(five, {11: ("S", 0.3)}, "lines")
+    noise = tess("WVW2Z", 0.3)
+    assert _share(_vin_readings(_joint_read(cells, whole)), with_s) >= PAIR_ALLOWED
+
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
+    fields = _read_fields(lines_for(E=[noise, cells, whole, rapid(with_s)]))
+    assert fields.values["vin"] == with_s
+    assert fields.confidence["E"] == 0.81  # RapidOCR's own 0.9, below it: one reader decided the pair
+    # where neither learned reader saw an S there at all, RapidOCR's S is not taken either
+    cells, whole = unsure(five, {11: ("6", 0.3)}, "glyphs"), unsure(five, {11: ("6", 0.3)}, "lines")
+    assert _share(_vin_readings(_joint_read(cells, whole)), with_s) < PAIR_ALLOWED
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole, rapid(with_s)])).values
 
 
 def test_a_pair_the_vin_cannot_have_at_that_place_is_no_doubt() -> None:
