@@ -63,6 +63,59 @@ def test_each_characters_alternatives_come_from_its_surest_column_without_the_bl
     assert line_model.decode(probabilities, 1).text == ""
 
 
+def test_a_line_of_known_length_is_read_as_the_likeliest_path_of_that_many_characters() -> None:
+    # a K the network put second to the blank between a Z and an A: the best path reads three
+    # characters, a line that must have four reads the K (held-out poor-046: W1XK... for W1KXK...)
+    faint = column(None, 0.55)
+    faint[1 + line_model.ALPHABET.index("K")] = 0.4
+    path = [column(None), column("Z"), faint, column("A"), column(None), column("9")]
+    probabilities = np.array(path)
+
+    assert line_model.decode(probabilities, len(path)).text == "ZA9"
+    read = line_model.decode(probabilities, len(path), length=4)
+    assert read.text == "ZKA9"
+    assert read.choices[1][0] == ("K", pytest.approx(0.48, abs=0.01))  # the blank left out
+    # a path that already has that many characters stays as it is
+    assert line_model.decode(probabilities, len(path), length=3).text == "ZA9"
+    # one character too many: the least likely one goes
+    extra = np.array([column("Z"), column("C", 0.5), column(None), column("A")])
+    assert line_model.decode(extra, 4).text == "ZCA"
+    assert line_model.decode(extra, 4, length=2).text == "ZA"
+    # more characters than columns: nothing
+    assert line_model.decode(probabilities, 2, length=4).text == ""
+
+
+def test_a_character_made_twice_to_make_up_the_length_says_nothing_at_either_place() -> None:
+    # one run of Zs parted in two (a column where the blank was nearly as likely), or a Z put in
+    # beside another: the network saw one Z, and which place the other one takes it cannot
+    # tell (bench poor-020: a blurred DH read as one H, made HH): both places flat
+    parted = column("Z", 0.5)
+    parted[BLANK] = 0.45
+    for middle in (parted, column(None, 0.5)):
+        if middle is not parted:
+            middle[1 + line_model.ALPHABET.index("Z")] = 0.45
+        path = [column(None), column("Z"), middle, column("Z"), column("A"), column(None), column("9")]
+        probabilities = np.array(path)
+        best = line_model.decode(probabilities, len(path))
+        assert best.text == ("ZA9" if middle is parted else "ZZA9")
+        if middle is parted:
+            read = line_model.decode(probabilities, len(path), length=4)
+            assert read.text == "ZZA9"
+            assert {p for alts in read.choices[:2] for _, p in alts} == {
+                round(1 / len(line_model.ALPHABET), 3)
+            }
+            assert read.choices[2][0] == ("A", pytest.approx(0.9, abs=0.01))
+    # a Z put in from a column where the blank was likelier, beside a Z: flat as well
+    faint = column(None, 0.55)
+    faint[1 + line_model.ALPHABET.index("Z")] = 0.4
+    probabilities = np.array([column(None), column("Z"), column(None), faint, column("A"), column("9")])
+    read = line_model.decode(probabilities, 6, length=4)
+    assert read.text == "ZZA9"
+    assert len(read.choices[0]) == len(line_model.ALPHABET) and len(read.choices[1]) == len(
+        line_model.ALPHABET
+    )
+
+
 def conv2d(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A plain 3 x 3 convolution of (C, H, W) with PyTorch's (out, in, 3, 3) weights."""
     _, h, width = x.shape
@@ -247,10 +300,10 @@ def test_the_learned_readers_read_a_confusable_pair_alike() -> None:
     assert "vin" not in _read_fields(lines_for(E=[noise, cells])).values
     assert _read_fields(lines_for(E=[noise, cells, whole])).values["vin"] == VW
     # a third place read otherwise is one too many
-    shifted = unsure(
+    three_places = unsure(
         VW[:10] + "X" + VW[11:12] + "7" + VW[13:16] + "S", {12: ("1", 0.5), 16: ("5", 0.4)}, "lines"
     )
-    assert "vin" not in _read_fields(lines_for(E=[noise, cells, shifted])).values
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, three_places])).values
 
 
 def test_where_the_check_digit_is_mandatory_the_learned_readers_together_need_less() -> None:
