@@ -125,8 +125,9 @@ def decode(probabilities: np.ndarray, columns: int, length: int | None = None) -
         path = _path_of_length(probabilities[:columns], length)
         if path is None:
             return ocr.Line("", 0.0, (), engine="lines")
+    run_of = np.cumsum(np.diff(best, prepend=-1) != 0)  # each column's run of the best path
     choices: list[tuple[tuple[str, float], ...]] = []
-    runs: list[int] = []  # the best path's run each character's surest column lies in
+    runs: list[int] = []  # the best path's run each character's surest column lies in (-1: none)
     k = 0
     while k < columns:
         if path[k] == 0:
@@ -139,14 +140,21 @@ def decode(probabilities: np.ndarray, columns: int, length: int | None = None) -
         chars = probabilities[surest, 1:] / max(float(probabilities[surest, 1:].sum()), 1e-9)
         order = np.argsort(-chars)[:ALTERNATIVES]
         choices.append(tuple((ALPHABET[i], round(float(chars[i]), 3)) for i in order))
-        runs.append(
-            int(np.count_nonzero(np.diff(best[: surest + 1], prepend=-1))) if best[surest] == path[k] else -1
-        )
+        runs.append(int(run_of[surest]) if best[surest] == path[k] else -1)
         k = end
-    # the same character twice where the best path read it once: a run parted in two, or a
-    # character put in beside one like it where the best path had the blank, to make up the
-    # length. The network saw one character there, and it cannot tell which of the two places the
-    # other one takes (a blurred DH read as one H, made HH: bench poor-020). Both places say nothing.
+    if path is not best:
+        _flatten_doubled(choices, runs)
+    text = "".join(c[0][0] for c in choices)
+    confidence = min((c[0][1] for c in choices), default=0.0)
+    return ocr.Line(text, confidence, tuple(choices), engine="lines")
+
+
+def _flatten_doubled(choices: list[tuple[tuple[str, float], ...]], runs: list[int]) -> None:
+    """The same character twice where the best path read it once: a run parted in two, or a
+    character put in beside one like it where the best path had the blank, to make up the
+    length. The network saw one character there, and it cannot tell which of the two places the
+    other one takes (a blurred DH read as one H, made HH: bench poor-020). Both places say
+    nothing: every character alike likely, the read's own first."""
     flat = round(1 / len(ALPHABET), 3)
     texts = [c[0][0] for c in choices]
     for i in range(1, len(choices)):
@@ -155,9 +163,6 @@ def decode(probabilities: np.ndarray, columns: int, length: int | None = None) -
         if parted or put_in:
             for place in (i - 1, i):
                 choices[place] = tuple((c, flat) for c in texts[place] + ALPHABET.replace(texts[place], ""))
-    text = "".join(c[0][0] for c in choices)
-    confidence = min((c[0][1] for c in choices), default=0.0)
-    return ocr.Line(text, confidence, tuple(choices), engine="lines")
 
 
 def _characters(path: np.ndarray) -> int:
@@ -181,6 +186,7 @@ def _path_of_length(probabilities: np.ndarray, length: int) -> np.ndarray | None
     back_n = np.zeros((steps, length + 1, classes), np.int16)
     back_c = np.zeros((steps, length + 1, classes), np.int16)
     rows = np.arange(length + 1)
+    chars = np.arange(1, classes)
     for t in range(1, steps):
         new = np.full_like(score, -np.inf)
         # a blank: the characters stay, from any class
@@ -190,7 +196,6 @@ def _path_of_length(probabilities: np.ndarray, length: int) -> np.ndarray | None
         # a character c: the same run on (c before, as many characters), or a new character
         # (anything but c before, one character fewer)
         order = np.argsort(-score, axis=1)[:, :2]  # the two likeliest classes before, per count
-        chars = np.arange(1, classes)
         other = np.where(order[:, :1] == chars, order[:, 1:2], order[:, :1])  # the likeliest not c
         stay = score[:, 1:]
         fresh = np.full_like(stay, -np.inf)

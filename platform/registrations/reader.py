@@ -1822,7 +1822,7 @@ def read_page_fields(
                 reads[code].append(cells)
                 if _sure(code, reads):
                     continue
-        if code in LINE_FIELDS and (whole := line_model.read_line(crop, len(VIN_PLACES))) is not None:
+        if code in LINE_FIELDS and (whole := line_model.read_line(crop, GLYPH_FIELDS[code][0])) is not None:
             reads[code].append(whole)
             if _sure(code, reads):
                 continue
