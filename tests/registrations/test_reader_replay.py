@@ -1,0 +1,35 @@
+"""The bench's replay tool (tests/bench/reader_replay.py) decides the VIN as the reader does: a
+change judged on captured reads is the change the reader makes."""
+
+from __future__ import annotations
+
+import pytest
+
+from registrations.intake import scan_prepare
+from registrations.reader import document_read
+from tests.bench.reader_replay import LIMITS, capture_one, decide_vin, replay
+from tests.fixtures.zlb import realistic
+
+
+@pytest.mark.parametrize(
+    ("kind", "seed"),
+    [
+        ("poor", 37),  # the learned readers' joint VIN, witnessed by RapidOCR's read
+        ("poor", 4),  # the joint VIN not sure enough: nothing stored
+    ],
+)
+def test_the_replay_of_captured_reads_stores_the_vin_the_reader_stores(kind: str, seed: int) -> None:
+    sample = realistic.zb1_sample(seed, kind)
+    assert sample.expected is not None
+    reading = document_read(scan_prepare(sample.data, **LIMITS).image)
+    captured = capture_one(kind, seed)
+    assert captured.accepted == reading.is_zlb
+    # every read of E was made (the adaptive stop off), the crops the further readers saw kept
+    assert {"tesseract", "glyphs", "lines", "rapidocr"} <= {line.engine for line in captured.reads["E"]}
+    assert captured.crop is not None and captured.second
+    assert decide_vin(captured.reads)[0] == reading.vin
+    # the line reader's read left out: the VIN the reader would store without it
+    without = decide_vin(captured.reads, None, replace_lines=True)[0]
+    assert without != reading.vin or reading.vin is None
+    tally = replay([captured])
+    assert tally == {"accepted": 1, "right": int(reading.vin == sample.expected["E"]), "wrong": 0}
