@@ -36,8 +36,6 @@ from unittest import mock
 
 import numpy as np
 
-LIMITS = {"min_size": 500, "max_pixels": 40_000_000}  # as the bench (test_reader_accuracy.LIMITS)
-
 
 @dataclass
 class Captured:
@@ -87,14 +85,15 @@ def _recording(into: dict[str, Any]) -> Iterator[None]:
 def capture_one(kind: str, seed: int) -> Captured:
     from registrations import reader  # noqa: PLC0415
     from registrations.intake import scan_prepare  # noqa: PLC0415
+    from tests.bench.test_reader_accuracy import LIMITS  # noqa: PLC0415
     from tests.fixtures.zlb import realistic  # noqa: PLC0415
 
     sample = realistic.zb1_sample(seed, kind)
+    assert sample.expected is not None
     image = scan_prepare(sample.data, **LIMITS).image
     into: dict[str, Any] = {}
     with _recording(into):
         reading = reader.document_read(image)
-    assert sample.expected is not None
     return Captured(
         sample.name,
         sample.expected,
@@ -124,14 +123,7 @@ def decide_vin(
 
     e_reads = list(reads.get("E", []))
     if replace_lines:
-        at = next((k for k, line in enumerate(e_reads) if line.engine == "lines"), None)
-        if at is None:
-            at = next((k + 1 for k, line in enumerate(e_reads) if line.engine == "glyphs"), None)
-            if at is not None:
-                e_reads.insert(at, None)
-        if at is not None:
-            e_reads[at] = lines
-            e_reads = [line for line in e_reads if line is not None]
+        e_reads = _with_lines(e_reads, lines)
     current = {code: list(reads.get(code, [])) for code in reader.FIELDS}
     for count in range(1, len(e_reads) + 1):
         current["E"] = e_reads[:count]
@@ -140,6 +132,18 @@ def decide_vin(
     fields = reader._read_fields(current)
     vin = fields.values.get("vin")
     return (vin if isinstance(vin, str) else None), fields.confidence.get("E")
+
+
+def _with_lines(e_reads: list[Any], lines: Any) -> list[Any]:
+    """E's reads with `lines` in the line reader's place: where its read was, else right after
+    the glyph reader's (read_page_fields' order); None leaves the line reader out."""
+    at = next((k for k, line in enumerate(e_reads) if line.engine == "lines"), None)
+    rest = [line for line in e_reads if line.engine != "lines"]
+    if at is None:
+        at = next((k + 1 for k, line in enumerate(rest) if line.engine == "glyphs"), None)
+    if at is None or lines is None:
+        return rest
+    return [*rest[:at], lines, *rest[at:]]
 
 
 def replay(

@@ -7,7 +7,8 @@ import pytest
 
 from registrations.intake import scan_prepare
 from registrations.reader import document_read
-from tests.bench.reader_replay import LIMITS, capture_one, decide_vin, replay
+from tests.bench.reader_replay import capture_one, decide_vin, replay
+from tests.bench.test_reader_accuracy import LIMITS
 from tests.fixtures.zlb import realistic
 
 
