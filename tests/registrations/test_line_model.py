@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from registrations import line_model, ocr
 from registrations.intake import scan_prepare
-from registrations.management.commands.train_line_model import exported
+from registrations.management.commands.train_line_model import exported, unfolded
 from registrations.reader import (
     JOINT_ALONE,
     JOINT_CHECKED,
@@ -426,3 +426,25 @@ def test_a_poor_photos_vin_nothing_else_could_store_is_read_with_the_line_reader
     without = document_read(image)
     assert without.vin is None
     assert "E" in without.unread
+
+
+def test_a_committed_network_unfolded_for_fine_tuning_exports_as_itself() -> None:
+    # given the committed network's weights put back in PyTorch's layout (batch norms the identity)
+    net = line_model.model()
+    assert net is not None
+    k1, _, k2, _, k3, _, k4, _, l1, _, l2, _, w, _ = net.params
+    channels = [1] + [k.shape[1] for k in (k1, k2, k3, k4)]
+    hidden = l1.shape[1]
+    shapes: dict[str, tuple[int, ...]] = {"out.weight": (w.shape[1], hidden, 1)}
+    for k in range(4):
+        shapes[f"c{k + 1}.weight"] = (channels[k + 1], channels[k], 3, 3)
+        shapes[f"n{k + 1}.weight"] = (channels[k + 1],)
+    shapes["l1.weight"], shapes["l2.weight"] = (hidden, l1.shape[0] // 3, 3), (hidden, hidden, 3)
+    shapes["m1.weight"] = shapes["m2.weight"] = (hidden,)
+    state = unfolded(net, shapes)
+    assert state["c2.weight"].shape == shapes["c2.weight"]
+
+    # then exporting them again gives the same network
+    again = exported(state)
+    for before, after in zip(net.params, again.params, strict=True):
+        np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-6)

@@ -99,6 +99,45 @@ def exported(state: dict[str, np.ndarray]) -> line_model.LineModel:
     return line_model.LineModel(params)
 
 
+def unfolded(model: line_model.LineModel, shapes: dict[str, tuple[int, ...]]) -> dict[str, np.ndarray]:
+    """`model`'s weights in the PyTorch network's layout (`shapes`: its state's names and
+    shapes), exported's inverse: each folded convolution's kernel and bias, its batch norm the
+    identity (and kept so in training: fine_tuned)."""
+    params = iter(model.params)
+    state: dict[str, np.ndarray] = {}
+    for conv, norm in [(f"c{i}", f"n{i}") for i in (1, 2, 3, 4)] + [(f"l{i}", f"m{i}") for i in (1, 2)]:
+        kernel, bias = next(params), next(params)
+        state[f"{conv}.weight"], state[f"{conv}.bias"] = kernel.T.reshape(shapes[f"{conv}.weight"]), bias
+        size = shapes[f"{norm}.weight"]
+        state[f"{norm}.weight"], state[f"{norm}.bias"] = np.ones(size), np.zeros(size)
+        state[f"{norm}.running_mean"], state[f"{norm}.running_var"] = np.zeros(size), np.full(size, 1 - 1e-5)
+    kernel, bias = next(params), next(params)
+    state["out.weight"], state["out.bias"] = kernel.T.reshape(shapes["out.weight"]), bias
+    return state
+
+
+def fine_tuned(net: Any) -> None:
+    """Training mode with the batch norms frozen as imported left them (the identity)."""
+    from torch import nn  # noqa: PLC0415
+
+    net.train()
+    for module in net.modules():
+        if isinstance(module, nn.BatchNorm1d | nn.BatchNorm2d):
+            module.eval()
+            for p in module.parameters():
+                p.requires_grad_(False)
+
+
+def pipeline_crops(paths: list[Path]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The lines tests.bench.pipeline_lines cut out of photographed pages, as drawn_lines gives them."""
+    parts = [np.load(path) for path in paths]
+    return (
+        np.concatenate([p["inputs"] for p in parts]),
+        np.concatenate([p["widths"] for p in parts]),
+        [str(t) for p in parts for t in p["texts"]],
+    )
+
+
 def network(widths: tuple[int, int, int, int], hidden: int) -> Any:
     """The PyTorch network line_model.LineModel runs (imported here: a training-time tool)."""
     from torch import nn  # noqa: PLC0415
@@ -164,6 +203,12 @@ class Command(BaseCommand):
         parser.add_argument("--hidden", type=int, default=128)
         parser.add_argument("--out", type=Path, default=line_model.MODEL)
         parser.add_argument(
+            "--crops", type=Path, nargs="*", default=[], help="tests.bench.pipeline_lines files: in every set"
+        )
+        parser.add_argument("--held-crops", type=int, default=500, help="crops kept out to check on")
+        parser.add_argument("--init", type=Path, help="start from this network's weights (fine-tuning)")
+        parser.add_argument("--rate", type=float, default=2e-3, help="the peak learning rate")
+        parser.add_argument(
             "--fonts", type=Path, default=FONT_ROOT, help="where the fonts' share/fonts tree is"
         )
 
@@ -186,19 +231,52 @@ class Command(BaseCommand):
 
         check = lines_in_parallel(options["seed"] + 999, 2000, fonts)
         widths = tuple(int(w) for w in options["widths"].split(","))
+        crops = pipeline_crops(options["crops"]) if options["crops"] else None
+        crop_check = None
+        if crops is not None:
+            held = options["held_crops"]
+            crop_check = (crops[0][-held:], crops[1][-held:], crops[2][-held:])
+            crops = (crops[0][:-held], crops[1][:-held], crops[2][:-held])
+            log(f"{len(crops[2])} pipeline crops to train on, {held} to check on")
         net = network(widths, options["hidden"])  # type: ignore[arg-type]
-        optimiser = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+        trained = list(net.parameters())
+        if options["init"]:
+            shapes = {name: tuple(value.shape) for name, value in net.state_dict().items()}
+            initial = unfolded(line_model.LineModel.load(options["init"]), shapes)
+            net.load_state_dict(
+                {name: torch.from_numpy(value.astype(np.float32)) for name, value in initial.items()},
+                strict=False,
+            )
+            fine_tuned(net)
+            trained = [p for p in net.parameters() if p.requires_grad]
+            for name, check_set in (("drawn", check), ("pipeline", crop_check)):
+                if check_set is not None:
+                    read = whole_lines_read(line_model.LineModel.load(options["init"]), *check_set)
+                    log(f"{options['init']}: held-out {name} lines read whole {read:.3f}")
+        rate = options["rate"]
+        optimiser = torch.optim.AdamW(trained, rate, weight_decay=1e-4)
         batch_size = 64
-        steps = options["epochs"] * ((options["lines"] + batch_size - 1) // batch_size)
-        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 2e-3, total_steps=steps, pct_start=0.1)
+        per_epoch = options["lines"] + (len(crops[2]) if crops is not None else 0)
+        steps = options["epochs"] * ((per_epoch + batch_size - 1) // batch_size)
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, rate, total_steps=steps, pct_start=0.1)
         sets: list[tuple[np.ndarray, np.ndarray, list[str]]] = []
         for epoch in range(options["epochs"]):
             turn = epoch % options["sets"]
             if turn == len(sets):
-                sets.append(lines_in_parallel(options["seed"] + turn, options["lines"], fonts))
+                drawn = lines_in_parallel(options["seed"] + turn, options["lines"], fonts)
+                if crops is not None:
+                    drawn = (
+                        np.concatenate([drawn[0], crops[0]]),
+                        np.concatenate([drawn[1], crops[1]]),
+                        drawn[2] + crops[2],
+                    )
+                sets.append(drawn)
                 log(f"set {turn}: {len(sets[turn][2])} lines drawn")
             inputs, line_widths, texts = sets[turn]
-            net.train()
+            if options["init"]:
+                fine_tuned(net)
+            else:
+                net.train()
             order = np.random.default_rng(options["seed"] + epoch).permutation(len(texts))
             total = 0.0
             for begin in range(0, len(order), batch_size):
@@ -222,8 +300,10 @@ class Command(BaseCommand):
             }
             model = exported(state)
             model.save(options["out"])
-            read = whole_lines_read(line_model.LineModel.load(options["out"]), *check)
+            saved = line_model.LineModel.load(options["out"])
+            read = whole_lines_read(saved, *check)
+            on_crops = f", pipeline {whole_lines_read(saved, *crop_check):.3f}" if crop_check else ""
             log(
                 f"epoch {epoch + 1}/{options['epochs']}: loss {total / len(order):.3f}, "
-                f"held-out lines read whole {read:.3f}; wrote {options['out']}"
+                f"held-out lines read whole {read:.3f}{on_crops}; wrote {options['out']}"
             )
