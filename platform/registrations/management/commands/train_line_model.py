@@ -7,6 +7,10 @@ prepares a VIN's crop (line_model.prepare). PyTorch is a training-time tool, not
 of the site (`pip install torch==2.13.0` takes the wheel on this machine); the weights are
 exported to numpy with the batch norms folded into the convolutions.
 
+With --init it fine-tunes a committed network instead (unfolded, fine_tuned), and --crops mixes
+in lines cut from photographed pages by the reader's own steps (tests.bench.pipeline_lines; what
+that measured is in tests/bench/README.md).
+
 Run with OMP_THREAD_LIMIT=$(nproc): registrations.ocr limits OpenMP to one thread for Tesseract
 otherwise, and PyTorch asking for more than that spins (train_glyph_model's note).
 """
@@ -117,7 +121,8 @@ def unfolded(model: line_model.LineModel, shapes: dict[str, tuple[int, ...]]) ->
 
 
 def fine_tuned(net: Any) -> None:
-    """Training mode with the batch norms frozen as imported left them (the identity)."""
+    """Training mode with the batch norms frozen as unfolded left them (the identity): in training
+    mode they would normalise by each batch's statistics and undo the network's weights."""
     from torch import nn  # noqa: PLC0415
 
     net.train()
