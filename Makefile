@@ -14,7 +14,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook
-.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model glyph-fonts line-model
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model glyph-fonts line-model line-model-cut
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -192,6 +192,16 @@ glyph-fonts: install
 line-model: glyph-fonts
 	$(PY) -m pip install -q torch==2.13.0
 	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
+
+## make line-model-cut: the line reader's witness (platform/registrations/line_model_cut.npz): VIN
+## lines cut from 4,000 photographed pages by the reader's own steps (tests/bench/pipeline_lines.py,
+## about 35 minutes on two cores), then the committed line network fine-tuned on them (4 minutes).
+line-model-cut: glyph-fonts
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m tests.bench.pipeline_lines 1000 4000 var/pipeline-lines-a.npz --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
+	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts \
+		--init platform/registrations/line_model.npz --crops var/pipeline-lines-a.npz --held-crops 400 \
+		--lines 3000 --epochs 8 --sets 1 --rate 5e-4 --seed 7 --out platform/registrations/line_model_cut.npz
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

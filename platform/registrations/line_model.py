@@ -18,6 +18,7 @@ output per four page columns over the VIN's 33 characters and the blank.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -32,6 +33,10 @@ ALPHABET = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789"  # the VIN's (reader.VIN_ALPHABET
 LINE_H, LINE_W = 24, 352  # the network's input: the line scaled to 24 rows, at most 352 columns
 STRIDE = 4  # input columns per output
 MODEL = Path(__file__).with_name("line_model.npz")
+# the same network fine-tuned on lines cut from photographed pages by the reader's own steps
+# (`make line-model-cut`): read beside it as a witness, not in its place (in its place it read
+# more of the bench's poor photos and fewer held-out ones; tests/bench/README.md)
+CUT_MODEL = Path(__file__).with_name("line_model_cut.npz")
 ALTERNATIVES = 6
 
 
@@ -104,6 +109,13 @@ def model() -> LineModel | None:
     if os.environ.get("READER_LINES", "1") == "0":
         return None
     return _load(MODEL)
+
+
+def cut_model() -> LineModel | None:
+    """The network fine-tuned on cut lines (CUT_MODEL); None as model() is, or with READER_CUT=0."""
+    if os.environ.get("READER_CUT", "1") == "0" or model() is None:
+        return None
+    return _load(CUT_MODEL)
 
 
 @cache
@@ -227,7 +239,11 @@ def read_line(line: np.ndarray, length: int | None = None) -> ocr.Line | None:
     if net is None or line.size == 0 or (prepared := prepare(line)) is None:
         return None
     ink, width = prepared
-    return decode(softmax(net.logits(ink[None])[0]), columns(width), length)
+    read = decode(softmax(net.logits(ink[None])[0]), columns(width), length)
+    if (cut := cut_model()) is not None:
+        witness = decode(softmax(cut.logits(ink[None])[0]), columns(width), length)
+        read = replace(read, witness=replace(witness, engine="cut"))
+    return read
 
 
 def columns(width: int) -> int:

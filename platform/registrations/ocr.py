@@ -95,6 +95,9 @@ class Line:
     # per character (spaces left out): the engine's alternatives, best first, (char, 0..1)
     choices: tuple[tuple[tuple[str, float], ...], ...] = ()
     engine: str = "tesseract"
+    # the line reader's only: the same crop read by its network fine-tuned on lines cut from
+    # photographed pages (registrations.line_model.read_line), a witness to its joint VIN
+    witness: Line | None = None
 
 
 def _engine(lang: str) -> ctypes.c_void_p:

@@ -164,6 +164,12 @@ JOINT_SAME = 16  # ... where the reads' first choices are alike (or CONFUSABLE) 
 JOINT_WITNESSED = 0.5
 WITNESS_DIFFERS = 1
 JOINT_SAME_WITNESSED = 15
+# ... or where the line reader's network fine-tuned on lines cut from photographed pages
+# (line_model.CUT_MODEL, its read the line read's witness) read the joint VIN whole, each place
+# CUT_WITNESS sure or more. Replay of captured reads of poor photos: bench 21 -> 22 right (poor-004,
+# 0.851), held-out seeds 40-319 112 -> 117 right and 4 -> 3 wrong; 0.9 adds nothing, 0.7 a wrong
+# one (held-out poor-147), an exact read at any sureness 10 wrong held out and 2 on the bench.
+CUT_WITNESS = 0.8
 # The engine that tells a pair apart (ENGINE_FOR_PAIR) decides it where the joint VIN and its
 # read differ at nothing but such pairs, when the learned readers give its read PAIR_ALLOWED of
 # their likelihood or more (bench poor-032: both read 5 for a blurred S, RapidOCR the S, 0.072).
@@ -1099,8 +1105,12 @@ def _joint_vin(reads: list[ocr.Line]) -> tuple[str, float] | None:
 
 def _witnessed(vin: str, reads: list[ocr.Line]) -> bool:
     """Whether an OCR engine read the whole line (17 letters and digits) as `vin` but for
-    WITNESS_DIFFERS places."""
+    WITNESS_DIFFERS places, or the line reader's cut-line network read it whole and sure
+    (CUT_WITNESS)."""
     for line in reads:
+        cut = line.witness if line.engine == "lines" else None
+        if cut is not None and cut.text == vin and cut.confidence >= CUT_WITNESS:
+            return True
         text = _letters_digits(line)
         if line.engine in LEARNED or len(text) != len(vin):
             continue

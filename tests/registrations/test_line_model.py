@@ -4,6 +4,8 @@ how the reader weighs its read (a fourth reader, never alone)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from PIL import Image, ImageDraw
@@ -12,6 +14,7 @@ from registrations import line_model, ocr
 from registrations.intake import scan_prepare
 from registrations.management.commands.train_line_model import exported, unfolded
 from registrations.reader import (
+    CUT_WITNESS,
     JOINT_ALONE,
     JOINT_CHECKED,
     JOINT_WITNESSED,
@@ -379,6 +382,43 @@ def test_an_ocr_engine_reading_the_line_but_for_one_place_witnesses_the_joint_vi
     assert "vin" not in _read_fields(lines_for(E=[noise, third, whole, rapid("M" + VW[1:])])).values
 
 
+def test_the_cut_line_network_reading_the_joint_vin_whole_and_sure_witnesses_it() -> None:
+    # the same reads as above, no OCR engine near the line: the joint VIN is not stored alone
+    cells = unsure(VW[:6] + "F" + VW[7:9] + "A" + VW[10:], {6: ("E", 0.45), 9: ("P", 0.45)}, "glyphs")
+    whole = unsure(VW, {6: ("F", 0.05), 9: ("A", 0.05)}, "lines")
+    noise = tess("WVW2Z", 0.3)
+    assert JOINT_WITNESSED <= joint_share(VW, cells, whole) < JOINT_ALONE
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
+
+    def witnessed(text: str, sure: float) -> ocr.Line:
+        return replace(whole, witness=unsure(text, {13: ("7", round(1 - sure, 3))}, "cut"))
+
+    # the line reader's cut-line network read it whole, every place CUT_WITNESS sure or more: stored
+    fields = _read_fields(lines_for(E=[noise, cells, witnessed(VW, CUT_WITNESS)]))
+    assert fields.values["vin"] == VW
+    assert fields.confidence["E"] < 0.9  # the joint share, below it
+    # less sure at one place, or one place read otherwise: nothing
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, witnessed(VW, CUT_WITNESS - 0.01)])).values
+    other = VW[:16] + ("1" if VW[16] != "1" else "2")
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells, witnessed(other, 0.99)])).values
+    # a witness is the line reader's only: a glyph read carrying one is not asked
+    cells_witnessed = replace(cells, witness=witnessed(VW, 0.99).witness)
+    assert "vin" not in _read_fields(lines_for(E=[noise, cells_witnessed, whole])).values
+
+
+def test_the_line_reader_reads_each_crop_with_its_cut_line_network_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    line = printed_line("WVWZZZE1ZPW012345")
+    read = line_model.read_line(line, 17)
+    assert read is not None and read.witness is not None
+    assert read.witness.engine == "cut" and len(read.witness.text) == 17
+    monkeypatch.setenv("READER_CUT", "0")
+    alone = line_model.read_line(line, 17)
+    assert alone is not None and alone.witness is None
+    assert alone.text == read.text
+
+
 def test_the_engine_that_tells_a_pair_apart_decides_it_where_the_learned_readers_allow_it() -> None:
     # both learned readers read a blurred S as 5 first, S second; RapidOCR (ENGINE_FOR_PAIR for S/5)
     # read the S and the rest alike: its read is stored (bench poor-032, W1KB0LYV0S94S0672)
@@ -448,3 +488,17 @@ def test_a_committed_network_unfolded_for_fine_tuning_exports_as_itself() -> Non
     again = exported(state)
     for before, after in zip(net.params, again.params, strict=True):
         np.testing.assert_allclose(after, before, rtol=1e-5, atol=1e-6)
+
+
+def test_a_poor_photos_vin_the_cut_line_network_witnesses_is_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bench poor photo: the learned readers' joint VIN, 0.851 of their likelihood, below
+    # JOINT_ALONE; no OCR engine read the line near it; the cut-line network read it whole and sure
+    sample = realistic.zb1_sample(4, "poor")
+    assert sample.expected is not None
+    image = scan_prepare(sample.data, min_size=500, max_pixels=40_000_000).image
+
+    assert document_read(image).vin == sample.expected["E"]
+    monkeypatch.setenv("READER_CUT", "0")
+    without = document_read(image)
+    assert without.is_zlb and without.vin is None
+    assert "E" in without.unread
