@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from accounts.models import User
 from accounts.tokens import tokens_issue
+from registrations import errors
 from tenants.models import Partner
 from tests.bench.conftest import record
 from tests.conftest import start_server
@@ -181,7 +182,12 @@ def test_parallel_40_megapixel_pngs_keep_the_web_tree_small_and_the_config_call_
     sampler.running = False
     sampler.join()
 
-    codes = {(status, answer.get("zlb_scan", {}).get("error_code")) for status, answer in answers}
+    # each upload is refused as too large (IMGC001), or, while the bounded OCR pool is full, answered
+    # busy (UPLOAD002, 503 with Retry-After) at once: what a 17th owner meets, never a 5xx crash
+    codes = {
+        (status, answer.get("error_code") if status == 503 else answer.get("zlb_scan", {}).get("error_code"))
+        for status, answer in answers
+    }
     record(
         "upload_40mp_png_x16_parallel",
         {
@@ -202,5 +208,6 @@ def test_parallel_40_megapixel_pngs_keep_the_web_tree_small_and_the_config_call_
             "target": "peak < 1024 MB, config call < 1 s meanwhile",
         },
     )
-    assert codes == {(400, "IMGC001")}
+    assert (400, "IMGC001") in codes
+    assert codes <= {(400, "IMGC001"), (503, errors.CHECK_BUSY)}
     assert sampler.peak < GIB
