@@ -357,14 +357,20 @@ def joint_share(vin: str, cells: ocr.Line, whole: ocr.Line) -> float:
     return decoded[1]
 
 
-def test_an_ocr_engine_reading_the_line_but_for_one_place_witnesses_the_joint_vin() -> None:
-    # the glyph reader took the P for an A and the E for an F, the line reader read both right:
-    # together less sure than JOINT_ALONE, and alike at 15 places only; RapidOCR read the line as
-    # they do but for the W it took for an M (bench poor-037: MBA6... for WBA6...)
+def joint_unsure() -> tuple[ocr.Line, ocr.Line, ocr.Line]:
+    """The glyph reader took the P for an A and the E for an F, the line reader read both right:
+    together less sure than JOINT_ALONE, and alike at 15 places only; Tesseract read nothing of
+    use. The cells', the line reader's and Tesseract's reads."""
     cells = unsure(VW[:6] + "F" + VW[7:9] + "A" + VW[10:], {6: ("E", 0.45), 9: ("P", 0.45)}, "glyphs")
     whole = unsure(VW, {6: ("F", 0.05), 9: ("A", 0.05)}, "lines")
-    noise = tess("WVW2Z", 0.3)
     assert JOINT_WITNESSED <= joint_share(VW, cells, whole) < JOINT_ALONE
+    return cells, whole, tess("WVW2Z", 0.3)
+
+
+def test_an_ocr_engine_reading_the_line_but_for_one_place_witnesses_the_joint_vin() -> None:
+    # joint_unsure's reads; RapidOCR read the line as they do but for the W it took for an M
+    # (bench poor-037: MBA6... for WBA6...)
+    cells, whole, noise = joint_unsure()
 
     assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
     fields = _read_fields(lines_for(E=[noise, cells, whole, rapid("M" + VW[1:])]))
@@ -383,11 +389,8 @@ def test_an_ocr_engine_reading_the_line_but_for_one_place_witnesses_the_joint_vi
 
 
 def test_the_cut_line_network_reading_the_joint_vin_whole_and_sure_witnesses_it() -> None:
-    # the same reads as above, no OCR engine near the line: the joint VIN is not stored alone
-    cells = unsure(VW[:6] + "F" + VW[7:9] + "A" + VW[10:], {6: ("E", 0.45), 9: ("P", 0.45)}, "glyphs")
-    whole = unsure(VW, {6: ("F", 0.05), 9: ("A", 0.05)}, "lines")
-    noise = tess("WVW2Z", 0.3)
-    assert JOINT_WITNESSED <= joint_share(VW, cells, whole) < JOINT_ALONE
+    # joint_unsure's reads, no OCR engine near the line: the joint VIN is not stored alone
+    cells, whole, noise = joint_unsure()
     assert "vin" not in _read_fields(lines_for(E=[noise, cells, whole])).values
 
     def witnessed(text: str, sure: float) -> ocr.Line:
