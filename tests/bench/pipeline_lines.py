@@ -30,12 +30,15 @@ JPEG = {"phone": (70, 92), "poor": (35, 60)}
 
 
 def _setup() -> None:
+    """Django set up (in the command and in each worker process, however it was started), with
+    registrations.ocr's thread limits."""
     root = Path(__file__).resolve().parents[2]
-    sys.path[:0] = [str(root), str(root / "platform")]
+    sys.path[:0] = [p for p in (str(root), str(root / "platform")) if p not in sys.path]
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django  # noqa: PLC0415
 
     django.setup()
+    from registrations import ocr  # noqa: F401, PLC0415
 
 
 def page_line(seed: int, fonts: list[Path]) -> tuple[np.ndarray, int, str] | None:
@@ -69,9 +72,6 @@ def page_line(seed: int, fonts: list[Path]) -> tuple[np.ndarray, int, str] | Non
 
 
 def _chunk(args: tuple[int, int, list[Path]]) -> list[tuple[np.ndarray, int, str]]:
-    _setup()
-    from registrations import ocr  # noqa: F401, PLC0415 (its thread limits)
-
     begin, end, fonts = args
     return [line for seed in range(begin, end) if (line := page_line(seed, fonts)) is not None]
 
@@ -86,24 +86,21 @@ def main(argv: list[str] | None = None) -> None:
     )
     options = parser.parse_args(argv)
     _setup()
-    from registrations.management.commands.train_glyph_model import (  # noqa: PLC0415
-        DEEP_FONTS,
-        EXCLUDED_FAMILIES,
-        TRAINING_FONTS,
-    )
+    from django.core.management.base import CommandError  # noqa: PLC0415
 
-    fonts = [options.fonts / path for _, path in TRAINING_FONTS + DEEP_FONTS]
-    if missing := [str(f) for f in fonts if not f.exists()]:
-        sys.exit(f"fonts missing (make glyph-fonts unpacks them): {missing}")
-    if any(name in str(f).lower() for f in fonts for name in EXCLUDED_FAMILIES):
-        sys.exit("a test document's font is among the training fonts")
+    from registrations.management.commands.train_line_model import line_fonts  # noqa: PLC0415
+
+    try:
+        fonts = line_fonts(options.fonts)
+    except CommandError as error:
+        sys.exit(str(error))
     step = 50
     tasks = [
         (b, min(b + step, options.first + options.count), fonts)
         for b in range(options.first, options.first + options.count, step)
     ]
     lines: list[tuple[np.ndarray, int, str]] = []
-    with Pool(os.cpu_count()) as workers:
+    with Pool(os.cpu_count(), initializer=_setup) as workers:
         for done in workers.imap(_chunk, tasks):
             lines += done
             print(f"{len(lines)} lines", flush=True)

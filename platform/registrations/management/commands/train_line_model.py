@@ -43,6 +43,17 @@ VIN_SHARE = 0.8  # the rest: 8 to 16 characters (the network must not count on 1
 CHUNK = 2000  # lines drawn per task
 
 
+def line_fonts(root: Path) -> list[Path]:
+    """The fonts the lines are drawn in, under `root` (the share/fonts tree): CommandError where
+    one is missing or a test document's font is among them."""
+    fonts = [root / path for _, path in TRAINING_FONTS + DEEP_FONTS]
+    if missing := [str(f) for f in fonts if not f.exists()]:
+        raise CommandError(f"fonts missing (make glyph-fonts unpacks them): {missing}")
+    if any(name in str(f).lower() for f in fonts for name in EXCLUDED_FAMILIES):
+        raise CommandError("a test document's font is among the training fonts")
+    return fonts
+
+
 def random_vin(rng: random.Random) -> str:
     length = 17 if rng.random() < VIN_SHARE else rng.randint(8, 16)
     return "".join(rng.choice(line_model.ALPHABET) for _ in range(length))
@@ -221,11 +232,7 @@ class Command(BaseCommand):
         import torch  # noqa: PLC0415
         from torch.nn import functional  # noqa: PLC0415
 
-        fonts = [options["fonts"] / path for _, path in TRAINING_FONTS + DEEP_FONTS]
-        if missing := [str(f) for f in fonts if not f.exists()]:
-            raise CommandError(f"fonts missing (make glyph-model unpacks them): {missing}")
-        if any(name in str(f).lower() for f in fonts for name in EXCLUDED_FAMILIES):
-            raise CommandError("a test document's font is among the training fonts")
+        fonts = line_fonts(options["fonts"])
         torch.manual_seed(options["seed"])
         torch.set_num_threads(max(1, min(os.cpu_count() or 1, int(os.environ.get("OMP_THREAD_LIMIT", "64")))))
         started = time.monotonic()
@@ -238,8 +245,7 @@ class Command(BaseCommand):
         widths = tuple(int(w) for w in options["widths"].split(","))
         crops = pipeline_crops(options["crops"]) if options["crops"] else None
         crop_check = None
-        if crops is not None:
-            held = options["held_crops"]
+        if crops is not None and (held := options["held_crops"]) > 0:
             crop_check = (crops[0][-held:], crops[1][-held:], crops[2][-held:])
             crops = (crops[0][:-held], crops[1][:-held], crops[2][:-held])
             log(f"{len(crops[2])} pipeline crops to train on, {held} to check on")
