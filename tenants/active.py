@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 
 from tenants.middleware import request_partner
@@ -52,6 +53,19 @@ def _preview_refusal(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _framed_by_the_console(response: HttpResponse) -> None:
+    """A preview's page may be shown inside the console (its side-by-side preview, on a public
+    host): the page's own policy names those hosts as the only ones that may frame it, instead
+    of none. Everything else about the page's policy stays."""
+    policy = response.get("Content-Security-Policy", "")
+    if "frame-ancestors 'none'" not in policy:
+        return
+    hosts = " ".join(f"{host}:*" for host in settings.PUBLIC_HOSTS if host)
+    response["Content-Security-Policy"] = policy.replace("frame-ancestors 'none'", f"frame-ancestors {hosts}")
+    if "X-Frame-Options" in response:
+        del response["X-Frame-Options"]
+
+
 class InactivePartnerMiddleware:
     """Also the gate of preview links (tenants.preview): a valid token, from the link's query
     or from the cookie the link left, lets the request through as if the site were live."""
@@ -74,6 +88,7 @@ class InactivePartnerMiddleware:
                 # Staff pages stay closed: a preview is the owner's site, not the back office.
                 if not (request.path.startswith("/admin/") or request.path == "/admin"):
                     response = self.get_response(request)
+                    _framed_by_the_console(response)
                     if from_link:
                         response.set_cookie(
                             COOKIE,

@@ -28,6 +28,7 @@ from PIL import Image, ImageOps
 
 from tenants.models import Partner
 from tenants.svg_raster import svg_png
+from themes.logo import LogoMeasure, svg_measure
 
 MAX_BYTES = 2 * 1024 * 1024
 MAX_PIXELS = 25_000_000
@@ -55,6 +56,13 @@ SVG_ATTRIBUTES = {
     "font-size", "font-weight", "text-anchor", "dominant-baseline", "letter-spacing", "gradientunits",
     "gradienttransform", "clip-path", "clip-rule", "mask", "id", "preserveaspectratio", "href", "version",
 }  # fmt: skip
+# `<use>` copies what it points at, and may point at copies: nested, a few bytes render as
+# millions of shapes and hang a browser. Limits on the count of `<use>`, how deep copies of
+# copies go, and how many elements the whole drawing expands to.
+MAX_USES = 100
+MAX_USE_DEPTH = 3
+MAX_EXPANDED = 20_000
+SVG_USE_REFUSED = "Die SVG-Datei verweist zu oft auf eigene Teile (<use>) und wird nicht angenommen."
 # url(#id) only: no url(https://...), no javascript:, no expression().
 LOCAL_REFERENCE = re.compile(r"^\s*(?:url\(\s*#[\w.-]+\s*\)|[^():;]*)\s*$")
 
@@ -68,6 +76,8 @@ class StoredAsset:
     kind: str
     url: str  # '/brand/logo-<hash>.png', what the configuration points at
     extra: dict[str, str]  # favicon sizes: '180' -> url
+    # a logo's aspect and text share, for the configuration (themes.logo sizes it by them)
+    measure: LogoMeasure = LogoMeasure(None, None)
 
 
 def _svg_clean(data: bytes) -> bytes:
@@ -82,7 +92,45 @@ def _svg_clean(data: bytes) -> bytes:
     clean = _svg_copy(root)
     if clean is None:
         raise BrandAssetError("Die SVG-Datei ist kein gültiges SVG.")
+    _uses_check(clean)
     return ET.tostring(clean, encoding="utf-8", xml_declaration=False)
+
+
+def _uses_check(root: Any) -> None:
+    """Refuses a drawing whose `<use>` elements are too many, nest too deep, refer to
+    themselves, or expand it beyond MAX_EXPANDED elements (BrandAssetError)."""
+    elements = list(root.iter())
+    uses = [element for element in elements if _local(element.tag) == "use"]
+    if not uses:
+        return
+    if len(uses) > MAX_USES:
+        raise BrandAssetError(SVG_USE_REFUSED)
+    by_id = {element.get("id"): element for element in elements if element.get("id")}
+    known: dict[int, tuple[int, int]] = {}
+
+    def measure(element: Any, path: frozenset[int]) -> tuple[int, int]:
+        """(elements it renders as with its copies expanded, how deep copies of copies go)."""
+        if id(element) in path:
+            raise BrandAssetError(SVG_USE_REFUSED)  # refers to itself
+        if id(element) in known:
+            return known[id(element)]
+        path = path | {id(element)}
+        total, depth = 1, 0
+        if _local(element.tag) == "use":
+            href = element.get("href") or element.get(f"{{{XLINK_NS}}}href") or ""
+            target = by_id.get(href[1:]) if href.startswith("#") else None
+            if target is not None:
+                copied, nested = measure(target, path)
+                total, depth = total + copied, nested + 1
+        for child in element:
+            copied, nested = measure(child, path)
+            total, depth = total + copied, max(depth, nested)
+        if total > MAX_EXPANDED or depth > MAX_USE_DEPTH:
+            raise BrandAssetError(SVG_USE_REFUSED)
+        known[id(element)] = (total, depth)
+        return total, depth
+
+    measure(root, frozenset())
 
 
 def _local(tag: Any) -> str:
@@ -164,6 +212,7 @@ def brand_asset_store(*, partner: Partner, kind: str, data: bytes, filename: str
                 extra["png"] = _store(
                     partner, stem, "png", png, digest=hashlib.sha256(clean).hexdigest()[:12]
                 )
+            return StoredAsset(kind, url, extra, svg_measure(clean))
         return StoredAsset(kind, url, extra)
     image = _raster(data)
     if kind == "favicon":
@@ -183,7 +232,9 @@ def brand_asset_store(*, partner: Partner, kind: str, data: bytes, filename: str
     image.thumbnail(BOXES[kind], Image.Resampling.LANCZOS)
     if kind == "header_image":
         return StoredAsset(kind, _store(partner, stem, "webp", _encode(image, "WEBP", quality=85)), {})
-    return StoredAsset(kind, _store(partner, stem, "png", _encode(image, "PNG", optimize=True)), {})
+    # A raster logo's text cannot be measured: its aspect only (themes.logo assumes the rest).
+    measure = LogoMeasure(round(image.width / image.height, 3), None)
+    return StoredAsset(kind, _store(partner, stem, "png", _encode(image, "PNG", optimize=True)), {}, measure)
 
 
 def mail_logo_url(*, schema_name: str, logo: str) -> str:

@@ -25,6 +25,15 @@ _lock = threading.Lock()
 _cached: tuple[str, str] | None = None  # (template fingerprint, script with PLACEHOLDER)
 
 
+def private_file(path: Path) -> int:
+    """Creates (or empties) `path` readable and writable by the platform's user alone (0600,
+    whatever the umask): backups and dumps hold every partner's owners. Returns the open
+    descriptor for writing."""
+    descriptor = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # an existing file keeps its mode through O_CREAT
+    return descriptor
+
+
 def pg_dump_binary() -> str:
     configured = getattr(settings, "PG_DUMP", "")
     if configured:

@@ -1,6 +1,7 @@
 """The console's configuration form: generated from PartnerConfig's JSON schema and shown with
-django-jsonform, in sections the onboarding team thinks in (brand, texts, legal, flow, payout,
-portal, fees, advertisement) instead of one JSON text.
+django-jsonform, in sections the onboarding team thinks in (Marke, Texte, Rechtliche Seiten, Jahre und Preise,
+Auszahlungskonto, Anmeldung und Kundenportal, E-Mails) instead of one JSON text, every field
+with the German title and help text of the schema (common.partner_config).
 
 The form's data is the configuration regrouped: `{"marke": {"colors": ..., "logo": ...},
 "texte": {"welcome": ..., ...}, ...}`; `config_ungroup` turns it back, and a plain
@@ -22,10 +23,11 @@ from django.core.exceptions import ValidationError
 from django_jsonform.constants import JOIN_SYMBOL
 from django_jsonform.widgets import JSONFormWidget
 
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 
 # (key, German title, configuration paths). A path is a top-level key or `pages.<page>`; its
-# key in the section is its last part.
+# key in the section is its last part. The labels and help texts of the fields are the
+# schema's own (common.partner_config: each field's title and description).
 SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "marke",
@@ -39,10 +41,13 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "font_family",
             "item_alignment",
             "display_title_dot",
+            "detail",
             "by_provider_gmbh",
             "provider_is_contractual_partner",
-            "detail",
             "wallbox",
+            "partneradvertisement",
+            "logo_aspect",
+            "logo_text_share",
         ),
     ),  # fmt: skip
     (
@@ -59,39 +64,39 @@ SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "rechtliches",
-        "Rechtliches",
+        "Rechtliche Seiten",
         (
             "show_impressum",
             "impressum_details",
-            "show_data_privacy",
-            "data_privacy_text",
             "pages.termsdetails",
             "pages.privacydetails",
+            "show_data_privacy",
+            "data_privacy_text",
             "pages.next_year_termsdetails",
             "pages.next_year_privacydetails",
             "retention",
         ),
     ),  # fmt: skip
     (
+        "jahre",
+        "Jahre und Preise",
+        ("qa_create_choices", "fees", "show_client_fee_euro_amount", "display_vat"),
+    ),
+    ("auszahlung", "Auszahlungskonto", ("payout_account", "invoicing", "pages.payment")),
+    (
         "ablauf",
-        "Ablauf",
+        "Anmeldung und Kundenportal",
         (
             "authentication_flow",
             "enable_private_business_registration",
             "show_gender_option",
             "gender_option",
-            "qa_create_choices",
+            "end_user_portal_enable",
+            "portal_login_extra_check",
             "gtm_id",
         ),
     ),  # fmt: skip
-    ("auszahlung", "Auszahlung", ("pages.payment", "payout_account")),
-    (
-        "portal",
-        "Kundenportal",
-        ("end_user_portal_enable", "portal_login_extra_check", "show_client_fee_euro_amount", "display_vat"),
-    ),
-    ("gebuehren", "Gebühren", ("fees",)),
-    ("werbung", "Werbung", ("partneradvertisement",)),
+    ("mails", "E-Mails", ("owner_mails",)),
 )
 SECTION_KEYS = {key for key, _, _ in SECTIONS}
 
@@ -119,13 +124,29 @@ def _get(config: dict[str, Any], path: str) -> Any:
 
 def _resolve(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     if "$ref" in node:
-        return _resolve(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        # the field's own title and description, never its model's docstring (developer's
+        # English, which pydantic puts in as the description)
+        target = _resolve(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        target = {k: v for k, v in target.items() if k != "description"}
+        return {**target, **{k: v for k, v in node.items() if k in {"title", "description"}}}
     if "allOf" in node and len(node["allOf"]) == 1:
         return _resolve({**node["allOf"][0], **{k: v for k, v in node.items() if k != "allOf"}}, defs)
     return node
 
 
+HTML_HELP = "HTML; erlaubt sind Absätze, Listen, Links, Tabellen (wird beim Speichern bereinigt)."
+
+
+def _choices(node: dict[str, Any], values: list[Any]) -> list[Any]:
+    """The values with their German names (x-choices in the schema), as django-jsonform shows
+    them; a value without a name is shown as it is (a font's name)."""
+    names = node.get("x-choices") or {}
+    return [{"title": names.get(str(value), str(value)), "value": value} for value in values]
+
+
 def _convert(node: dict[str, Any], defs: dict[str, Any], title: str) -> dict[str, Any]:
+    """One field of the schema in django-jsonform's dialect: its German title and help text
+    are the schema's title and description (`title` is the fallback, the key's name)."""
     node = _resolve(node, defs)
     if "anyOf" in node:
         # str | None (an optional asset URL), Decimal (number or string): one plain input.
@@ -134,11 +155,14 @@ def _convert(node: dict[str, Any], defs: dict[str, Any], title: str) -> dict[str
         chosen = next(o for o in options if o.get("type") == ("string" if "string" in kinds else kinds[0]))
         if "integer" in kinds and "null" in kinds:
             chosen = next(o for o in options if o.get("type") == "integer")
-        return _convert(
-            {**chosen, **{k: v for k, v in node.items() if k not in {"anyOf", "default"}}}, defs, title
-        )
+        keep = {k: v for k, v in node.items() if k != "anyOf" and (k != "default" or v is not None)}
+        return _convert({**chosen, **keep}, defs, title)
     kind = node.get("type")
-    out: dict[str, Any] = {"title": title}
+    out: dict[str, Any] = {"title": node.get("title") or title}
+    if node.get("description"):
+        out["help_text"] = node["description"]
+    if kind in {"object", "array"} and node.get("description"):
+        out["description"] = node["description"]  # django-jsonform shows a group's description
     if kind == "object":
         out["type"] = "object"
         out["keys"] = {
@@ -147,17 +171,17 @@ def _convert(node: dict[str, Any], defs: dict[str, Any], title: str) -> dict[str
         return out
     if kind == "array":
         out["type"] = "array"
-        out["items"] = _convert(node["items"], defs, title.rstrip("s") or title)
+        out["items"] = _convert(node["items"], defs, out["title"])
         if "maxItems" in node:
             out["maxItems"] = node["maxItems"]
         return out
     if "enum" in node:
         out["type"] = kind or "string"
-        out["choices"] = node["enum"]
+        out["choices"] = _choices(node, node["enum"])
         return out
     if "const" in node:
         out["type"] = kind or "string"
-        out["choices"] = [node["const"]]
+        out["choices"] = _choices(node, [node["const"]])
         return out
     out["type"] = kind or "string"
     for limit in ("minimum", "maximum"):
@@ -167,13 +191,14 @@ def _convert(node: dict[str, Any], defs: dict[str, Any], title: str) -> dict[str
         out["format"] = "color"
     elif node.get("x-html") or node.get("x-base64-html"):
         out["widget"] = "textarea"
-        out["help_text"] = (
-            "HTML; erlaubt sind Absätze, Listen, Links, Tabellen (wird beim Speichern bereinigt)."
-        )
+        out["help_text"] = " ".join(filter(None, [out.get("help_text"), HTML_HELP]))
     elif kind == "string" and node.get("maxLength", 0) > 300:
         out["widget"] = "textarea"
     if "maxLength" in node:
         out["maxLength"] = node["maxLength"]
+    if "default" in node and not isinstance(node["default"], dict | list):
+        # a new list item (a price row) starts from the schema's defaults: M1, 19 %
+        out["default"] = node["default"]
     return out
 
 
@@ -332,6 +357,29 @@ def error_map(errors: dict[str, list[str]]) -> dict[str, list[str]]:
         coords = JOIN_SYMBOL.join(section) if section else ""
         mapped.setdefault(coords, []).extend(messages)
     return mapped
+
+
+def path_label(path: str) -> str:
+    """A configuration path ('pages.finish.redirect_url') as the form names it: section and
+    German titles ('Texte › Abschlussseite › Weiterleitung nach Abschluss (URL)'); list items
+    by their number from 1. A path the form does not know stays as it is."""
+    coords = next(iter(error_map({path: [""]})))
+    if not coords:
+        return path
+    node: dict[str, Any] = config_form_schema()
+    names = []
+    for part in coords.split(JOIN_SYMBOL):
+        if node.get("type") == "array" and part.isdigit():
+            names.append(f"Nr. {int(part) + 1}")
+            node = node["items"]
+            continue
+        child = node.get("keys", {}).get(part)
+        if child is None:
+            names.append(part)
+            break
+        names.append(child["title"])
+        node = child
+    return " › ".join(names)
 
 
 class ConfigFormField(forms.JSONField):

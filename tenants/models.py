@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 import secrets
 from typing import Any
 
@@ -37,7 +38,7 @@ class Partner(TenantMixin):
         max_length=16, choices=PartnerKind.choices, default=PartnerKind.STANDARD
     )
     frontend_active: models.BooleanField[bool, bool] = models.BooleanField(default=True)
-    # The normalised configuration (tenants.config_schema), every default filled in.
+    # The normalised configuration (common.partner_config), every default filled in.
     config = models.JSONField(default=dict, blank=True)
     # The number of the published ConfigVersion whose configuration `config` holds.
     published_version: models.PositiveIntegerField[int, int] = models.PositiveIntegerField(
@@ -130,12 +131,27 @@ class Domain(DomainMixin):
         """The partner's own {sub}.{BASE_DOMAIN}: ours, nothing to prove."""
         return self.domain == f"{self.tenant.subdomain}.{settings.BASE_DOMAIN}".lower()
 
+    def clean(self) -> None:
+        """A custom domain: a valid name, not the platform's, not taken in any spelling
+        (tenants.domains); the form then shows the German reason at the field."""
+        from django.core.exceptions import ValidationError
+
+        from tenants.domains import custom_domain_check
+
+        partner = self.tenant if self.tenant_id is not None else None
+        try:
+            self.domain = custom_domain_check(self.domain or "", partner=partner, exclude_pk=self.pk)
+        except ValidationError as exc:
+            raise ValidationError({"domain": exc.messages}) from None
+
     def save(self, *args: Any, **kwargs: Any) -> None:
         from django.utils import timezone
 
         from tenants.directory import directory
 
         self.domain = self.domain.strip().lower().rstrip(".")
+        with contextlib.suppress(UnicodeError):  # refused by clean() where a person typed it
+            self.domain = self.domain.encode("idna").decode("ascii")
         if self.pk is not None:
             previous = Domain.objects.filter(pk=self.pk).values_list("domain", flat=True).first()
             if previous is not None and previous != self.domain:
@@ -232,3 +248,6 @@ class ConsoleAuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%d.%m.%Y %H:%M} {self.actor_label}: {self.action} {self.partner_label}"
+
+
+from tenants.quota_years import QuotaYear  # noqa: E402,F401  (the quota-year calendar's model)

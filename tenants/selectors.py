@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import gzip
 import json
 import threading
@@ -9,25 +10,42 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.utils import timezone
 
-from tenants.config_schema import config_public
+from common.partner_config import PartnerConfig, config_public
 from tenants.models import ConfigVersion, Partner
+from tenants.quota_years import calendar_stamp, open_years, open_years_payload
 from themes.compiler import COMPILER_VERSION, theme_compile, theme_compile_json
 
 _payload_lock = threading.Lock()
-# partner id -> (config version, etag, body, gzipped body). Bounded by the number of partners a
+# partner id -> ((config version, day, calendar stamp), etag, body, gzipped body). Bounded by the number of partners a
 # process serves; an old version is replaced when the partner changes.
-_payloads: dict[int, tuple[int, str, bytes, bytes]] = {}
+_payloads: dict[int, tuple[tuple[int, datetime.date, str], str, bytes, bytes]] = {}
 
 
-def _config_fields(partner: Partner) -> dict[str, Any]:
-    return {
+def _config_fields(partner: Partner, today: datetime.date | None = None) -> dict[str, Any]:
+    fields = {
         **config_public(partner.config),
         "frontend_active": partner.frontend_active,
         "subdomain": partner.subdomain,
         "name": partner.name,
         "kind": partner.kind,
     }
+    return _with_open_years(fields, today or timezone.localdate())
+
+
+def _with_open_years(fields: dict[str, Any], today: datetime.date) -> dict[str, Any]:
+    """The year options as they are on the day (tenants.quota_years): `current_year` is false
+    after the running year's cut-off, `next_year` true once it is open and offered; the
+    `quota_years` block says until when each open year is taken (and the days left near the end)."""
+    config = PartnerConfig.model_validate({"qa_create_choices": fields.get("qa_create_choices", {})})
+    years = open_years(today, config)
+    choices = {
+        **fields.get("qa_create_choices", {}),
+        "current_year": today.year in years,
+        "next_year": today.year + 1 in years,
+    }
+    return {**fields, "qa_create_choices": choices, "quota_years": open_years_payload(today, config)}
 
 
 def partner_config(partner: Partner) -> dict[str, Any]:
@@ -39,24 +57,31 @@ def partner_preview_config(partner: Partner, config: dict[str, Any]) -> dict[str
     """The config call's answer for a preview: the given configuration, the site shown live."""
     # Public fields only, as the live call: the payout account never leaves the server.
     fields = {**_config_fields(partner), **config_public(config), "frontend_active": True}
+    fields = _with_open_years(fields, timezone.localdate())
     return {**fields, "theme": theme_compile(config, partner.kind)}
 
 
 def partner_config_payload(partner: Partner, *, gzipped: bool = False) -> tuple[str, bytes]:
-    """The serialised answer and its ETag, built once per partner and configuration version;
-    gzipped: the same compressed (once, with the answer; about a quarter of its size)."""
+    """The serialised answer and its ETag, built once per partner, configuration version and
+    day (the open quota years change with the date and the calendar: both are in the key and
+    the ETag); gzipped: the same compressed (once, with the answer; about a quarter of its size)."""
+    today = timezone.localdate()
+    version = (partner.config_version, today, calendar_stamp())
     cached = _payloads.get(partner.pk)
-    if cached is not None and cached[0] == partner.config_version:
+    if cached is not None and cached[0] == version:
         return cached[1], (cached[3] if gzipped else cached[2])
-    fields = json.dumps(_config_fields(partner), ensure_ascii=False, separators=(",", ":"))
+    fields = json.dumps(_config_fields(partner, today), ensure_ascii=False, separators=(",", ":"))
     # The compiled bundle is spliced in as the cached JSON text it already is.
     body = f'{fields[:-1]},"theme":{theme_compile_json(partner.config, partner.kind)}}}'.encode()
     # The published version names the configuration; config_version moves with every other
     # field of the answer (name, frontend_active) too.
-    etag = f'"{partner.pk}-v{partner.published_version}-{partner.config_version}-{COMPILER_VERSION}"'
+    etag = (
+        f'"{partner.pk}-v{partner.published_version}-{partner.config_version}-{COMPILER_VERSION}'
+        f'-{today:%Y%m%d}-{version[2]}"'
+    )
     packed = gzip.compress(body, compresslevel=9, mtime=0)
     with _payload_lock:
-        _payloads[partner.pk] = (partner.config_version, etag, body, packed)
+        _payloads[partner.pk] = (version, etag, body, packed)
     return etag, packed if gzipped else body
 
 

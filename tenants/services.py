@@ -17,8 +17,9 @@ from django.utils import timezone
 from django_tenants.utils import schema_exists
 from pydantic import ValidationError as PydanticValidationError
 
-from tenants.cloning import pg_dump_binary, template_clone
-from tenants.config_schema import Colors, ConfigErrors, config_normalise
+from common.partner_config import Colors, ConfigErrors, config_normalise
+from tenants.cloning import pg_dump_binary, private_file, template_clone
+from tenants.domains import custom_domain_check
 from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
 from themes.contrast import contrast_errors
 
@@ -110,7 +111,10 @@ def partner_provision(
     partner.full_clean()  # Partner.clean validates and normalises the configuration
     domains = [partner_host(subdomain)]
     if custom_domain:
-        domains.append(custom_domain.strip().lower())
+        try:
+            domains.append(custom_domain_check(custom_domain))
+        except ValidationError as exc:
+            raise ValidationError({"custom_domain": exc.messages}) from None
     for domain in domains:
         if Domain.objects.filter(domain=domain).exists():
             raise ValidationError({"domain": [f"The domain {domain} is already in use."]})
@@ -302,7 +306,8 @@ def partner_unarchive(*, partner: Partner) -> Partner:
 def schema_dump(*, schema_name: str, path: Path) -> Path:
     """pg_dump of one schema (custom format, restorable with pg_restore) to `path`."""
     db = connection.settings_dict
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.close(private_file(path))  # pg_dump writes into it and keeps its mode (0600)
     command = [
         pg_dump_binary(), "--schema", schema_name, "--format", "custom", "--no-owner", "--no-privileges",
         "--file", str(path), "--dbname", str(db["NAME"]), "--username", str(db["USER"] or "postgres"),
@@ -338,27 +343,3 @@ def _media_delete(prefix: str) -> int:
 
     walk(prefix.rstrip("/"))
     return deleted
-
-
-def partner_purge(*, partner: Partner, dump_dir: Path) -> Path:
-    """Really remove an archived partner: first a pg_dump of its schema (kept in dump_dir),
-    then the schema, its media and its rows (domains, versions). Refuses a partner that is
-    not archived: purging is the second step, never the first."""
-    if partner.archived_at is None:
-        raise ValidationError({"partner": [f"{partner.subdomain} ist nicht archiviert: zuerst archivieren."]})
-    from authority.models import AuthoritySubmissionItem
-
-    if AuthoritySubmissionItem.objects.filter(partner=partner).exists():
-        # The platform's record of what went to the authority refers to the partner: kept.
-        raise ValidationError(
-            {"partner": [f"{partner.subdomain} hat Anträge in UBA-Einreichungen: bleibt archiviert."]}
-        )
-    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    dump = schema_dump(schema_name=partner.schema_name, path=dump_dir / f"{partner.schema_name}-{stamp}.dump")
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute(f"DROP SCHEMA IF EXISTS {connection.ops.quote_name(partner.schema_name)} CASCADE")
-        Partner.objects.filter(pk=partner.pk).delete()
-    files = _media_delete(f"{partner.schema_name}/")
-    logger.info("partner purged", extra={"partner": partner.schema_name, "dump": str(dump), "files": files})
-    return dump

@@ -12,13 +12,15 @@ import json
 from functools import lru_cache
 from typing import Any, Literal
 
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
+from themes.logo import ad_banner_box, logo_box
+from themes.perceptual import status_palette
 from themes.texts import texts_for
 
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "5"
+COMPILER_VERSION = "9"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",
@@ -56,10 +58,18 @@ def _tokens(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
 
 def _palette(config: PartnerConfig) -> dict[str, Any]:
     colors = config.colors
+    # A focused field is outlined in the primary, a field in error in the error colour: the
+    # status colours keep a perceptual distance from the brand (themes.perceptual).
+    status = status_palette(colors.button)
     return {
         "mode": "light",
         "primary": {"main": colors.button, "contrastText": colors.button_text},
         "secondary": {"main": colors.circle, "contrastText": "#ffffff"},
+        "error": {"main": status["error"]},
+        "warning": {"main": status["warning"]},
+        "success": {"main": status["success"]},
+        # Links (MuiLink, partner HTML): their own colour, never the button's (themes.contrast).
+        "link": {"main": colors.link},
         "text": {"primary": colors.text},
         "background": {"default": "#ffffff", "paper": colors.desktop_box},
     }
@@ -127,6 +137,11 @@ def _components(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
                 "containedPrimary": {"backgroundColor": colors.button, "color": colors.button_text},
             },
         },
+        "MuiLink": {
+            "styleOverrides": {
+                "root": {"color": colors.link, "textDecorationColor": _translucent(colors.link, 0.4)}
+            }
+        },
         # Inputs and selects: 16 px text so a phone does not zoom into the field on focus.
         "MuiInputBase": {"styleOverrides": {"input": {"fontSize": "1rem"}}},
         "MuiOutlinedInput": {
@@ -143,6 +158,13 @@ def _components(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
         "MuiAlert": {"styleOverrides": {"root": {"fontSize": "0.9375rem", "borderRadius": field_radius}}},
     }
     return components
+
+
+def _translucent(color: str, alpha: float) -> str:
+    """A #rgb/#rrggbb colour at the given opacity, as MUI underlines a link."""
+    digits = color.lstrip("#")[:6] if len(color) != 4 else "".join(c * 2 for c in color.lstrip("#"))
+    red, green, blue = (int(digits[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({red}, {green}, {blue}, {alpha})"
 
 
 def _flags(config: PartnerConfig, kind: Kind) -> dict[str, Any]:
@@ -210,7 +232,16 @@ def _compile(config_json: str, kind: str) -> dict[str, Any]:
         },
         "tokens": _tokens(config, partner_kind),
         "font": {"family": config.font_family, "package": FONT_PACKAGES[config.font_family]},
-        "assets": {"logo": config.logo, "favicon": config.favicon},
+        "assets": {
+            "logo": config.logo,
+            "favicon": config.favicon,
+            # the logo's size per viewport, its text legible (themes.logo)
+            "logoBox": logo_box(config.logo, config.logo_aspect, config.logo_text_share),
+            # the advertisement image's height bound by the page title's size (themes.logo)
+            "adBanner": ad_banner_box(
+                config.partneradvertisement.image if config.partneradvertisement.type == "image" else None
+            ),
+        },
         "texts": texts_for(config),
         "flags": _flags(config, partner_kind),
     }

@@ -2,8 +2,7 @@
 
 The pairs are the ones the web app actually draws (web/src/shared/ui, the MUI theme of
 themes.compiler): button text on the button, body text on the page and on the desktop box,
-links (MUI's primary colour, i.e. the button colour) on both, and the white step number in
-the circle. Each pair is charged to one configuration field, the one whose shade we suggest
+links (their own colour, colors.link) on both, and the white step number in the circle. Each pair is charged to one configuration field, the one whose shade we suggest
 changing: the partner's brand colour rather than the white of the text on it.
 
 Pure functions, no Django: the admin form, `config_clean` and the tests use the same code.
@@ -110,22 +109,10 @@ PAIRS: tuple[Pair, ...] = (
     ),
     Pair("text", "Text auf dem Seitenhintergrund", "text", PAGE_BACKGROUND, BODY_TEXT_PX, False),
     Pair("text", "Text auf der Desktop-Box", "text", "desktop_box", BODY_TEXT_PX, False),
-    Pair(
-        "button",
-        "Linkfarbe (Schaltflächenfarbe) auf dem Seitenhintergrund",
-        "button",
-        PAGE_BACKGROUND,
-        BODY_TEXT_PX,
-        False,
-    ),
-    Pair(
-        "button",
-        "Linkfarbe (Schaltflächenfarbe) auf der Desktop-Box",
-        "button",
-        "desktop_box",
-        BODY_TEXT_PX,
-        False,
-    ),
+    # Links have their own colour (colors.link): a light button with dark text on it passes
+    # its pair, and only the link is darkened when it is too pale on the page.
+    Pair("link", "Linkfarbe auf dem Seitenhintergrund", "link", PAGE_BACKGROUND, BODY_TEXT_PX, False),
+    Pair("link", "Linkfarbe auf der Desktop-Box", "link", "desktop_box", BODY_TEXT_PX, False),
     Pair("circle", "Ziffer (weiß) im Kreis", CIRCLE_DIGIT, "circle", CIRCLE_DIGIT_PX, True),
 )
 

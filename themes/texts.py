@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 
 FIXED_DE: dict[str, str] = {
     "welcome.start": "Start",
@@ -64,6 +64,19 @@ FIXED_DE: dict[str, str] = {
     "error.IMGC007": (
         "Der Fahrzeugschein ist auf diesem Foto zu unscharf, um die Angaben zu lesen. Bitte fotografieren Sie"
         " ihn noch einmal: flach hingelegt, bei gutem Licht, scharf und ganz im Bild."
+    ),
+    # The vehicle may not claim a quota (registrations.eligibility), read surely from the document.
+    "error.IMGC008": (
+        "Laut Fahrzeugschein (Feld 10 bzw. P.3) ist dieses Fahrzeug kein reines Elektrofahrzeug. Die THG-Quote"
+        " gibt es nur für rein batterieelektrische Fahrzeuge, nicht für Hybride, Wasserstoff- oder Verbrennerfahrzeuge."
+    ),
+    "error.IMGC009": (
+        "Zulassungsfreie Leichtfahrzeuge der Klassen L1e, L2e und L6e (z. B. E-Roller bis 45 km/h) erhalten"
+        " seit 2023 keine THG-Quote mehr (38. BImSchV)."
+    ),
+    "error.IMGC010": (
+        "Für diese Fahrzeugklasse (Feld J) gibt es keine THG-Quote. Quotenberechtigt sind die Klassen M1, M3,"
+        " N1, N2, N3 sowie L3e, L4e, L5e und L7e."
     ),
     "error.IBAN001": "Ungültige IBAN",
     "error.IBAN002": "Ungültige IBAN",

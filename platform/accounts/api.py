@@ -15,6 +15,7 @@ from accounts.passwords import password_errors
 from accounts.schemas import (
     AccountCreatedOut,
     AccountCreateIn,
+    BotCheckChallengeOut,
     CodeVerifyIn,
     DetailOut,
     ErrorOut,
@@ -135,7 +136,7 @@ def profile(request: HttpRequest) -> Any:
     ]
 
 
-@router.post("/auth/user/logout/", auth=None, response={200: dict, 401: ErrorOut})
+@router.post("/auth/user/logout/", auth=None, response={200: DetailOut, 401: ErrorOut})
 def logout(request: HttpRequest, payload: RefreshIn) -> dict[str, str]:
     services.token_revoke(partner=_partner(request), refresh=payload.refresh)
     return {"detail": "Abgemeldet."}
@@ -144,7 +145,7 @@ def logout(request: HttpRequest, payload: RefreshIn) -> dict[str, str]:
 # --- The customer portal (spec/customer-portal.md section 7) ------------------------------------
 
 
-@router.get("/auth/bot-check/challenge/", auth=None)
+@router.get("/auth/bot-check/challenge/", auth=None, response=BotCheckChallengeOut)
 def bot_check_challenge(request: HttpRequest, response: HttpResponse) -> dict[str, Any]:
     """The proof-of-work challenge the portal's forms solve before they are sent."""
     response["Cache-Control"] = "no-store"

@@ -94,6 +94,16 @@ class DetailOut(Schema):
     detail: str
 
 
+class BotCheckChallengeOut(Schema):
+    """A proof-of-work challenge in the shape the altcha widget and the portal's solver read."""
+
+    algorithm: str
+    challenge: str
+    maxnumber: int
+    salt: str
+    signature: str
+
+
 class ResetRequestIn(EmailIn):
     pass
 

@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
-from django_tenants.utils import get_public_schema_name
+from django.utils.html import format_html, format_html_join
+from django_tenants.utils import get_public_schema_name, schema_context
 
 from accounts.models import User
 from authority import registry, services
@@ -29,6 +29,7 @@ from authority.models import (
 )
 from tenants.middleware import request_partner
 from tenants.models import Partner
+from tenants.quota_years import QuotaYear, calendar_forget
 
 ANSWER_FIELD = "answer"
 
@@ -70,7 +71,9 @@ class SubmissionCreateForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    answer = forms.FileField(label="Antwort des Umweltbundesamts (CSV: VIN;result;reason)")
+    answer = forms.FileField(
+        label="Antwort des Umweltbundesamts (Excel .xlsx oder CSV mit den Spalten FIN und Ergebnis)"
+    )
 
 
 class ItemInline(admin.TabularInline):
@@ -88,16 +91,29 @@ class ItemInline(admin.TabularInline):
 
 @admin.register(AuthoritySubmission)
 class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
-    list_display = ["number", "legislation_year", "status", "count", "created_by", "created_at", "download"]
-    list_filter = ["legislation_year", "status"]
+    list_display = [
+        "number",
+        "legislation_year",
+        "partner",
+        "status",
+        "count",
+        "left_out_count",
+        "created_by",
+        "created_at",
+        "download",
+    ]
+    list_filter = ["legislation_year", "status", "partner"]
     fields = readonly_fields = (
         "number",
         "legislation_year",
+        "partner",
         "status",
         "count",
         "created_by",
         "created_at",
         "error",
+        "left_out_list",
+        "answer_file",
         "tools",
     )
     inlines = [ItemInline]
@@ -113,6 +129,20 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
     @admin.display(description="Nr.", ordering="pk")
     def number(self, obj: AuthoritySubmission) -> int:
         return obj.pk
+
+    @admin.display(description="Nicht im Paket")
+    def left_out_count(self, obj: AuthoritySubmission) -> int:
+        return len(obj.left_out or [])
+
+    @admin.display(description="Nicht im Paket (mit Grund)")
+    def left_out_list(self, obj: AuthoritySubmission) -> str:
+        if not obj.left_out:
+            return "–"
+        return format_html_join(
+            "",
+            "<div>{}: {}</div>",
+            ((entry.get("application_number", ""), entry.get("reason", "")) for entry in obj.left_out),
+        )
 
     @admin.display(description="Paket")
     def download(self, obj: AuthoritySubmission) -> str:
@@ -171,7 +201,7 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
                 try:
                     if not picked:
                         raise services.AuthorityError(services.PARTNERS_MISSING)
-                    submission = services.submission_create(
+                    submissions = services.submission_create(
                         legislation_year=year,
                         actor=_user(request),
                         limit=form.cleaned_data["limit"],
@@ -180,13 +210,19 @@ class AuthoritySubmissionAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignor
                 except services.AuthorityError as refused:
                     self.message_user(request, refused.message, messages.ERROR)
                 else:
+                    numbers = ", ".join(f"Nr. {each.pk} ({each.partner})" for each in submissions)
                     self.message_user(
                         request,
-                        f"UBA-Einreichung Nr. {submission.pk}: {submission.count} Anträge an das Umweltbundesamt "
-                        "übermittelt; das Paket wird erstellt.",
+                        f"UBA-Einreichung {numbers}: das Paket wird erstellt; erst danach gehen die Anträge "
+                        "auf „An UBA übermittelt“.",
                     )
+                    if len(submissions) == 1:
+                        return HttpResponseRedirect(
+                            reverse("admin:authority_authoritysubmission_change", args=[submissions[0].pk])
+                        )
                     return HttpResponseRedirect(
-                        reverse("admin:authority_authoritysubmission_change", args=[submission.pk])
+                        reverse("admin:authority_authoritysubmission_changelist")
+                        + f"?legislation_year={year}"
                     )
             candidates = services.submission_candidates(legislation_year=year)
             if request.method == "GET":  # the first look: every partner with something ready
@@ -297,17 +333,45 @@ class VehicleClaimAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
         return queryset.filter(vin_hash=registry.vin_hash(search_term)), False
 
 
+class DoubleRegistrationStatusFilter(admin.SimpleListFilter):
+    """The queue: open conflicts first (the default), the decided ones on request."""
+
+    title = "Status"
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [*DoubleRegistration.Status.choices, ("all", "Alle")]
+
+    def choices(self, changelist: Any) -> Any:
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": (self.value() or DoubleRegistration.Status.OPEN) == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[DoubleRegistration]) -> QuerySet[Any]:
+        value = self.value() or DoubleRegistration.Status.OPEN
+        return queryset if value == "all" else queryset.filter(status=value)
+
+
 @admin.register(DoubleRegistration)
 class DoubleRegistrationAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    """The platform operator's double-registration queue: two reviewed applications of one
+    vehicle and year; the change page shows both documents side by side and decides by the
+    earlier submission to the authority (authority.services.double_registration_decide)."""
+
     list_display = [
         "created_at",
         "legislation_year",
+        "status",
         "partner",
         "application_id",
         "holder_partner",
         "holder_application_id",
+        "compare",
     ]
-    list_filter = ["legislation_year", "partner", "holder_partner"]
+    list_filter = [DoubleRegistrationStatusFilter, "legislation_year", "partner", "holder_partner"]
     search_fields = ["vin_hash"]
     search_help_text = "FIN eingeben"
     list_select_related = ["partner", "holder_partner"]
@@ -319,9 +383,139 @@ class DoubleRegistrationAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore
             return queryset, False
         return queryset.filter(vin_hash=registry.vin_hash(search_term)), False
 
+    def _may_decide(self, request: HttpRequest) -> bool:
+        return request_partner(request) is None and request.user.has_perm(
+            "authority.change_doubleregistration"
+        )
+
+    @admin.display(description="Vergleich")
+    def compare(self, obj: DoubleRegistration) -> str:
+        url = reverse("admin:authority_doubleregistration_compare", args=[obj.pk])
+        return format_html('<a href="{}">Dokumente vergleichen</a>', url)
+
+    def get_urls(self) -> list[URLPattern]:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/compare/", view(self.compare_view), name="authority_doubleregistration_compare"),
+            path(
+                "<int:pk>/document/<str:side>/",
+                view(self.document_view),
+                name="authority_doubleregistration_document",
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        return HttpResponseRedirect(reverse("admin:authority_doubleregistration_compare", args=[object_id]))
+
+    def compare_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Both applications side by side (document, VIN, make, status, submission) and the
+        decision: POST decides by the earlier submission to the authority."""
+        if not self.has_view_permission(request):
+            raise Http404
+        conflict = get_object_or_404(DoubleRegistration, pk=pk)
+        error = ""
+        if request.method == "POST":
+            if not self._may_decide(request):
+                raise Http404
+            try:
+                kept = services.double_registration_decide(conflict=conflict, actor=_user(request))
+            except services.AuthorityError as refused:
+                error = refused.message
+            else:
+                self.message_user(
+                    request,
+                    f"Entschieden: {kept.number or kept.application_id} ({kept.partner.subdomain}) behält das "
+                    "Fahrzeug (frühere Einreichung beim Umweltbundesamt); der andere Antrag ist als "
+                    "Doppelregistrierung abgelehnt.",
+                )
+                return HttpResponseRedirect(reverse("admin:authority_doubleregistration_changelist"))
+            conflict.refresh_from_db()
+        sides = services.double_registration_sides(conflict)
+        return TemplateResponse(
+            request,
+            "admin/authority/double_registration_compare.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": f"Doppelregistrierung Nr. {conflict.pk} ({conflict.legislation_year})",
+                "opts": self.model._meta,
+                "conflict": conflict,
+                "sides": sides,
+                "error": error,
+                "may_decide": self._may_decide(request) and conflict.status == DoubleRegistration.Status.OPEN,
+            },
+            status=400 if error else 200,
+        )
+
+    def document_view(self, request: HttpRequest, pk: int, side: str) -> FileResponse:
+        """The stored picture of one side's document, read from its partner's storage."""
+        if not self.has_view_permission(request) or side not in ("application", "holder"):
+            raise Http404
+        conflict = get_object_or_404(DoubleRegistration, pk=pk)
+        found = services.double_registration_sides(conflict)[0 if side == "application" else 1]
+        if not found.document:
+            raise Http404
+        with schema_context(found.partner.schema_name):
+            try:
+                handle = default_storage.open(found.document, "rb")
+            except FileNotFoundError:
+                raise Http404 from None
+        return FileResponse(handle, content_type="image/jpeg", headers={"Cache-Control": "private, no-store"})
+
 
 @admin.register(AuthorityAuditEntry)
 class AuthorityAuditEntryAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
     list_display = ["created_at", "actor", "action", "submission", "detail"]
     list_filter = ["action"]
     list_select_related = ["actor", "submission"]
+
+
+@admin.register(QuotaYear)
+class QuotaYearAdmin(PublicHostOnly, admin.ModelAdmin):  # type: ignore[misc]
+    """The quota-year calendar (tenants.quota_years): the platform operator keeps one row per
+    year; every way in asks it which years are open, the package and the credit notes read the
+    credited energy per class from it."""
+
+    list_display = [
+        "year",
+        "pre_registration_start",
+        "registration_cutoff",
+        "authority_deadline",
+        "energy_m1_kwh",
+        "energy_n1_kwh",
+        "energy_m3_kwh",
+        "updated_at",
+    ]
+    readonly_fields = ["updated_at"]
+    fieldsets = [
+        (
+            "Fristen",
+            {"fields": ["year", "pre_registration_start", "registration_cutoff", "authority_deadline"]},
+        ),
+        (
+            "Anrechenbare Strommenge je Fahrzeugklasse",
+            {
+                "fields": [
+                    "energy_m1_kwh",
+                    "energy_n1_kwh",
+                    "energy_n2_kwh",
+                    "energy_n3_kwh",
+                    "energy_m3_kwh",
+                    "energy_l_kwh",
+                    "updated_at",
+                ]
+            },
+        ),
+    ]
+
+    def has_add_permission(self, request: HttpRequest, *args: Any) -> bool:
+        return request_partner(request) is None and request.user.is_superuser
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request_partner(request) is None and request.user.is_superuser
+
+    def save_model(self, request: HttpRequest, obj: QuotaYear, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        calendar_forget()  # this process at once; the others within quota_years.CALENDAR_TTL

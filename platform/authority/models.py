@@ -12,54 +12,91 @@ from django.db import models
 
 
 class VehicleClaim(models.Model):
-    """The application that holds a vehicle's quota for one legislation year, on any partner.
+    """An application's claim on a vehicle's quota for one legislation year, on any partner.
 
-    The unique pair (vin_hash, legislation_year) decides parallel submissions: the first INSERT
-    wins, every other one is a double registration (authority.registry.vehicle_claim)."""
+    Provisional at upload (`confirmed_at` empty): it decides nothing and nobody learns of it.
+    Confirmed when the application passes the partner's review (authority.registry.
+    vehicle_confirm): two confirmed claims of one vehicle and year are a conflict for the
+    platform operator's queue (DoubleRegistration). Submitted (`submitted_at`) when the
+    application goes out in a UBA package: the authority certifies the first submission per
+    vehicle and year, so at most one claim per vehicle and year is ever submitted (the partial
+    unique index) and the earlier submission decides every conflict."""
 
     vin_hash = models.CharField(max_length=64)
-    legislation_year = models.PositiveSmallIntegerField()
+    legislation_year = models.PositiveSmallIntegerField("Quotenjahr")
     partner = models.ForeignKey("tenants.Partner", on_delete=models.CASCADE, related_name="+")
-    application_id = models.BigIntegerField()  # quota.QuotaApplication in the partner's schema
+    application_id = models.BigIntegerField("Antrags-ID")  # quota.QuotaApplication in the partner's schema
     created_at = models.DateTimeField(auto_now_add=True)
+    confirmed_at = models.DateTimeField("Bestätigt am", null=True, blank=True)
+    submitted_at = models.DateTimeField("Übermittelt am", null=True, blank=True)
 
     class Meta:
         verbose_name = "Registrierung im Fahrzeugregister"
         verbose_name_plural = "Fahrzeugregister"
         constraints = [
             models.UniqueConstraint(
-                fields=["vin_hash", "legislation_year"], name="authority_one_claim_per_year"
+                fields=["partner", "application_id"], name="authority_one_claim_per_application"
+            ),
+            models.UniqueConstraint(
+                fields=["vin_hash", "legislation_year"],
+                condition=models.Q(submitted_at__isnull=False),
+                name="authority_one_submission_per_year",
             ),
         ]
-        indexes = [models.Index(fields=["partner", "application_id"], name="authority_claim_application")]
+        indexes = [models.Index(fields=["vin_hash", "legislation_year"], name="authority_claim_vehicle")]
 
     def __str__(self) -> str:
         return f"{self.vin_hash[:12]}… {self.legislation_year}"
 
 
 class DoubleRegistration(models.Model):
-    """A refused second application, for the platform admin only (partners never see this)."""
+    """A conflict of two confirmed claims on one vehicle and year, in the platform operator's
+    queue (partners never see this): `application` is the one whose review found the conflict,
+    `holder` the one that had been confirmed before. The operator decides by the earlier
+    submission to the authority (authority.services.double_registration_decide); the other
+    application becomes `qa_double_registration`."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Offen"
+        DECIDED = "decided", "Entschieden"
+        WITHDRAWN = "withdrawn", "Erledigt (Antrag zurückgezogen oder korrigiert)"
 
     vin_hash = models.CharField(max_length=64)
-    legislation_year = models.PositiveSmallIntegerField()
+    legislation_year = models.PositiveSmallIntegerField("Quotenjahr")
     partner = models.ForeignKey("tenants.Partner", on_delete=models.CASCADE, related_name="+")
     application_id = models.BigIntegerField()
     holder_partner = models.ForeignKey("tenants.Partner", on_delete=models.CASCADE, related_name="+")
     holder_application_id = models.BigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField("Status", max_length=10, choices=Status.choices, default=Status.OPEN)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The application that keeps the vehicle (the earlier submission): "application" or "holder".
+    kept = models.CharField(max_length=12, blank=True)
 
     class Meta:
         verbose_name = "Doppelregistrierung"
         verbose_name_plural = "Doppelregistrierungen"
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["partner", "application_id", "holder_partner", "holder_application_id"],
+                condition=models.Q(status="open"),
+                name="authority_double_open_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"double registration {self.vin_hash[:12]}… {self.legislation_year}"
 
 
 class AuthoritySubmission(models.Model):
-    """One package for the Umweltbundesamt: the applications of a legislation year that were
-    ready (picked up by the back office) across partners, now `qa_sent_to_uba`."""
+    """One package for the Umweltbundesamt: a partner's applications of a legislation year that
+    were ready (picked up by the back office, past the withdrawal period), `qa_sent_to_uba` once
+    the package is built and stored (authority.package). Packages made before the calendar
+    (issue 48) span partners and have no `partner`."""
 
     class Status(models.TextChoices):
         BUILDING = "building", "Paket wird erstellt"
@@ -67,15 +104,23 @@ class AuthoritySubmission(models.Model):
         FAILED = "failed", "Paket fehlgeschlagen"
         ANSWERED = "answered", "Antwort eingespielt"
 
-    legislation_year = models.PositiveSmallIntegerField()
+    legislation_year = models.PositiveSmallIntegerField("Quotenjahr")
+    partner = models.ForeignKey(
+        "tenants.Partner", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     file = models.CharField(max_length=300, blank=True)  # name in default_storage
     count = models.PositiveIntegerField(default=0)
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.BUILDING)
+    status = models.CharField("Status", max_length=20, choices=Status.choices, default=Status.BUILDING)
     error = models.CharField(max_length=500, blank=True)
+    limit = models.PositiveIntegerField(null=True, blank=True)  # at most this many applications
+    # The applications left out of the package, each with the reason the operator reads:
+    # [{"application_number", "reason"}] (no VIN: the public schema keeps none in clear).
+    left_out = models.JSONField(default=list, blank=True)
+    answer_file = models.CharField(max_length=300, blank=True)  # the authority's answer, kept
 
     class Meta:
         verbose_name = "UBA-Einreichung"

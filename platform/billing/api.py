@@ -11,13 +11,14 @@ from ninja import Body, Form, Router, Status
 from accounts.tokens import partner_auth
 from billing import errors, selectors, services
 from billing.models import Client
+from billing.schemas import ClientCreatedOut, ClientLockedOut, ClientPreviousOut, VatValidOut
 from config.text import CleanText
 from tenants.middleware import request_partner
 
 router = Router(tags=["billing"], auth=partner_auth)
 
 
-@router.post("/clients/", response={201: dict, 400: dict})
+@router.post("/clients/", response={201: ClientCreatedOut, 400: dict})
 def client_create(request: HttpRequest, payload: dict[str, Any] = Body(...)) -> Any:  # noqa: B008
     partner = request_partner(request)
     assert partner is not None
@@ -28,7 +29,7 @@ def client_create(request: HttpRequest, payload: dict[str, Any] = Body(...)) -> 
     return Status(201, {"id": client.pk, "email": client.owner.email})
 
 
-@router.get("/clients/previous/", response={200: dict, 404: dict})
+@router.get("/clients/previous/", response={200: ClientPreviousOut, 404: dict})
 def client_previous(request: HttpRequest) -> Any:
     """A returning owner's last billing data for the billing screen, the IBAN masked."""
     previous = selectors.client_previous(owner=request.auth)  # type: ignore[attr-defined]
@@ -37,7 +38,7 @@ def client_previous(request: HttpRequest) -> Any:
     return selectors.client_prefill(previous)
 
 
-@router.post("/clients/{client_id}/lock/", response={200: dict, 400: dict, 404: dict})
+@router.post("/clients/{client_id}/lock/", response={200: ClientLockedOut, 400: dict, 404: dict})
 def client_lock(request: HttpRequest, client_id: int) -> Any:
     partner = request_partner(request)
     assert partner is not None
@@ -49,7 +50,7 @@ def client_lock(request: HttpRequest, client_id: int) -> Any:
     return {"id": client.pk, "locked": True, "quota_applications": client.quota_applications.count()}
 
 
-@router.post("/clients/validate_vat_number/", response={200: dict, 400: dict})
+@router.post("/clients/validate_vat_number/", response={200: VatValidOut, 400: dict})
 def validate_vat_number(request: HttpRequest, vat_number: CleanText = Form("", max_length=40)) -> Any:  # noqa: B008
     if services.vat_number_check(vat_number):
         return {"status": "valid"}

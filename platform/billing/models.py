@@ -49,6 +49,9 @@ class Client(models.Model):
     name_of_business = models.CharField(max_length=200, blank=True)
     vat_number = EncryptedTextField(blank=True)
     email_promotion_opt_in = models.BooleanField(default=False)
+    # The owner objected to the self-billing procedure (the terms' Gutschriftsverfahren): no
+    # credit note is issued, the owner invoices the partner (operations.credit_notes).
+    self_billing_objected_at = models.DateTimeField(null=True, blank=True)
     signup_url = models.CharField(max_length=2000, blank=True)
     login_url = models.CharField(max_length=2000, blank=True)
     source = models.CharField(max_length=10, blank=True)

@@ -17,7 +17,7 @@ from billing.validation import client_validate, tax_number_normalise, tax_number
 from config.text import text_problem
 from privacy.consents import consent_record_promotion
 from privacy.models import ConsentRecord
-from quota.services import quota_applications_create
+from quota.services import QuotaError, quota_applications_create
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
@@ -116,9 +116,12 @@ def client_lock(*, partner: Partner, client: Client) -> Client:
         if not pending and client.locked_at is None:
             raise ClientLockError(errors.NO_REGISTRATION, "Es gibt keine abgeschlossene Registrierung.")
         for registration in pending:
-            quota_applications_create(
-                registration=registration, client=client, config=config, actor=client.owner
-            )
+            try:
+                quota_applications_create(
+                    registration=registration, client=client, config=config, actor=client.owner
+                )
+            except QuotaError as refused:  # its only year closed since the upload (the calendar)
+                raise ClientLockError(refused.code, refused.message) from None
         if client.locked_at is None:
             client.locked_at = timezone.now()
             client.save(update_fields=["locked_at", "updated_at"])

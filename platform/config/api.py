@@ -24,11 +24,18 @@ from config.api_errors import (
 )
 from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
 from config.i18n import request_language
+from integrations.api import router as integrations_router
 from operations.api import router as operations_router
+from operations.documents_api import portal_router as documents_portal_router
+from operations.documents_api import router as documents_router
 from operations.errors import OperationsError
+from operations.export_api import router as operations_export_router
 from operations.money_api import router as money_router
 from privacy.api import router as privacy_router
 from quota.api import router as quota_router
+from quota.export_api import router as quota_export_router
+from quota.fee_api import router as fee_router
+from quota.fee_services import FeeTableError
 from quota.partner_api import router as quota_partner_router
 from registrations.api import router as registrations_router
 from staff.api import router as staff_router
@@ -96,6 +103,15 @@ api.add_router("/partner/", quota_partner_router)
 api.add_router("/partner/", operations_router)
 # Issue 17: bulk uploads and settlement batches of the partner area.
 api.add_router("/partner/", money_router)
+api.add_router("/partner/", documents_router)
+api.add_router("/", documents_portal_router)
+# Issue 49: the partner's API keys and webhooks.
+api.add_router("/partner/", integrations_router)
+# Issue 49: the partner admin's fee table.
+api.add_router("/partner/", fee_router)
+# Issue 49: exports (XLSX), the upload template, sub-partner QR codes.
+api.add_router("/partner/", operations_export_router)
+api.add_router("/partner/", quota_export_router)
 api.add_router("/", privacy_router)
 
 logger = logging.getLogger("django.request")
@@ -134,6 +150,11 @@ def _staff_error(request: HttpRequest, exc: StaffError) -> HttpResponse:
 @api.exception_handler(OperationsError)
 def _operations_error(request: HttpRequest, exc: OperationsError) -> HttpResponse:
     return api.create_response(request, exc.body(request_language(request)), status=400)
+
+
+@api.exception_handler(FeeTableError)
+def _fee_table_error(request: HttpRequest, exc: FeeTableError) -> HttpResponse:
+    return api.create_response(request, exc.body(request_language(request)), status=exc.status)
 
 
 @api.exception_handler(Http404)

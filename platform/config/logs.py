@@ -5,9 +5,11 @@ line is written: a request sets it in tenants.middleware, a background task in
 config.tasks.tenant_task. A line may name it explicitly with `extra={"partner": ...}`.
 
 No secret goes into a log line: the request log names the route pattern, never the path
-or query string, and gunicorn's access log (AccessLogger) drops every query string, the
-password-reset token in the path and the query of the Referer, which carry login keys,
-reset tokens and codes.
+or query string; gunicorn's access log (AccessLogger) drops every query string and the
+Referer's, which carry login keys, reset tokens and codes; and one redaction
+(secrets_redact) takes every credential out of a path, whichever log it is in: reset,
+staff-invite, data-export and signed scan-image segments (Django's "Not Found: <path>"
+warnings go through it in PartnerFilter).
 
 No personal data goes into a log line. Code logs ids, never e-mail addresses, names or
 IBANs; as a second line of defence the formatter masks anything shaped like an e-mail
@@ -35,14 +37,34 @@ IBAN = re.compile(r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}\b")
 _RECORD_FIELDS = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
 
 
-# Secrets inside URLs: the reset check's token and user id in its path, and query parameters
-# that carry a login key, reset token, code or JWT.
+# Secrets inside URLs, in one place for every log (gunicorn's access log, Django's request
+# warnings, our own lines): a path segment that is a credential, after its route's prefix, and
+# query parameters that carry one. The credential paths: the password-reset check (token and
+# user id), a staff invite (the web app's /partner/invite/<key> and the API's
+# /api/partner/auth/invite/<key>/), an owner's data export, a signed scan image.
 _SECRET_PATH = re.compile(r"(/password-reset/verify)[^?#\s\"']*")
-_SECRET_PARAM = re.compile(r"([?&](?:key|token|code|otp_code|refresh|access|id)=)[^&#\s\"']+", re.IGNORECASE)
+_SECRET_SEGMENT = re.compile(
+    r"(/(?:partner/invite|auth/invite|data_export|bev_registrations/images)/)(?!\[redacted\])[^/?#\s\"'<>]+"
+)
+_SECRET_PARAM = re.compile(
+    r"([?&](?:key|api_key|token|code|otp_code|refresh|access|id|uid|thg_preview|signature|sig"
+    r"|x-amz-signature|x-amz-credential)=)[^&#\s\"']+",
+    re.IGNORECASE,
+)
+
+
+def path_redact(path: str) -> str:
+    """A path (or any text holding paths) with every credential segment replaced."""
+    return _SECRET_SEGMENT.sub(r"\1[redacted]", _SECRET_PATH.sub(r"\1/[redacted]/", path))
+
+
+# The partner API's keys and webhook secrets (integrations), wherever one turns up in a line.
+_SECRET_TOKEN = re.compile(r"\b(?:thg_[a-z0-9]{10}_|whsec_)[A-Za-z0-9_-]{20,}")
 
 
 def secrets_redact(text: str) -> str:
-    return _SECRET_PARAM.sub(r"\1[redacted]", _SECRET_PATH.sub(r"\1/[redacted]/", text))
+    """Text with every URL credential replaced: the one redaction of every log."""
+    return _SECRET_TOKEN.sub("[redacted]", _SECRET_PARAM.sub(r"\1[redacted]", path_redact(text)))
 
 
 def redact(text: str) -> str:
@@ -156,11 +178,10 @@ class RequestLogMiddleware:
 
 def url_redact(url: str) -> str:
     """A path or URL for a log line: without query string or fragment (login keys, reset
-    tokens, codes travel there), with the reset token of a path replaced."""
+    tokens, codes travel there), with every credential segment of the path replaced."""
     head, has_query, _ = url.partition("?")
     head = head.split("#", 1)[0]
-    head = _SECRET_PATH.sub(r"\1/[redacted]/", head)
-    return head + ("?[redacted]" if has_query else "")
+    return path_redact(head) + ("?[redacted]" if has_query else "")
 
 
 class AccessLogger(GunicornLogger):

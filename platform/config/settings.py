@@ -133,6 +133,8 @@ SHARED_APPS = [
     "authority",
     # The onboarding console's configuration form (tenants.config_form).
     "django_jsonform",
+    # The onboarding console: commands over every app (demo seeding), above them in the layering.
+    "console",
 ]
 # Each partner's schema has its own users (vehicle owners and the partner's back office),
 # sessions and admin log; everything an end user creates lives there.
@@ -155,6 +157,8 @@ TENANT_APPS = [
 ]
 # Exports, erasure and retention of owners' data (issue 19).
 TENANT_APPS.append("privacy")
+# The partner's systems: API keys and webhooks (issue 49).
+TENANT_APPS.append("integrations")
 INSTALLED_APPS = list(dict.fromkeys(SHARED_APPS + TENANT_APPS))
 
 AUTH_USER_MODEL = "accounts.User"
@@ -183,6 +187,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # request.user.is_verified(): the admin asks for a verified second factor (staff.sites).
     "django_otp.middleware.OTPMiddleware",
+    # Staff sessions idle out, age out, and end with a role change (staff.sessions).
+    "staff.sessions.StaffSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -338,6 +344,11 @@ STORAGES = {
 }
 
 SESSION_COOKIE_SECURE = not DEV
+# Staff sessions (the only sessions: owners use tokens) end after this long without a request
+# and this long after the login, whatever happens (staff.sessions).
+STAFF_SESSION_IDLE = timedelta(minutes=env_int("STAFF_SESSION_IDLE_MINUTES", 30))
+STAFF_SESSION_MAX = timedelta(hours=env_int("STAFF_SESSION_MAX_HOURS", 12))
+SESSION_COOKIE_AGE = int(STAFF_SESSION_MAX.total_seconds())
 CSRF_COOKIE_SECURE = not DEV
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEV)
 SECURE_HSTS_SECONDS = 0 if DEV else 31_536_000
@@ -558,6 +569,13 @@ SCAN_MAX_PIXELS = env_int("SCAN_MAX_PIXELS", 25000000)
 UPLOAD_LIMIT_PER_LOGIN = env_int("UPLOAD_LIMIT_PER_LOGIN", 20)
 UPLOAD_LIMIT_PER_ADDRESS = env_int("UPLOAD_LIMIT_PER_ADDRESS", 60)
 UPLOAD_LIMIT_WINDOW = env_int("UPLOAD_LIMIT_WINDOW", 600)
+# Bulk uploads (ZIPs of up to 500 scans) per partner and window of seconds (operations.bulk).
+BULK_UPLOADS_PER_WINDOW = env_int("BULK_UPLOADS_PER_WINDOW", 10)
+BULK_UPLOAD_WINDOW = env_int("BULK_UPLOAD_WINDOW", 3600)
+# A bulk upload still running this long after it was made is resumed, and failed after the
+# second (operations.bulk.bulk_uploads_sweep, every 10 minutes).
+BULK_STALE_MINUTES = env_int("BULK_STALE_MINUTES", 15)
+BULK_GIVE_UP_MINUTES = env_int("BULK_GIVE_UP_MINUTES", 120)
 SCAN_MAX_BYTES = 10 * 1024 * 1024
 # The document check's pool (registrations.ocr_pool), per serving process: processes, checks
 # queued or running before one more is refused (503; keep it below gunicorn's threads), the
@@ -668,3 +686,12 @@ RETENTION_PAYOUT_YEARS = env_int("RETENTION_PAYOUT_YEARS", 10)
 # Each partner may set its own periods within bounds (PartnerConfig.retention).
 RETENTION_INACTIVE_ACCOUNT_DAYS = env_int("RETENTION_INACTIVE_ACCOUNT_DAYS", 0)
 RETENTION_BATCH = env_int("RETENTION_BATCH", 1000)
+
+# The partner API's keys (integrations.keys): calls per key and minute (429 beyond).
+API_KEY_RATE_PER_MINUTE = env_int("API_KEY_RATE_PER_MINUTE", 120)
+# Webhooks (integrations.webhooks): plain http only in the development run; private, loopback
+# and link-local addresses never (a webhook must not reach into the platform's own network),
+# unless WEBHOOK_PRIVATE_ALLOWED (the tests' local receiver). Seconds to connect and to answer.
+WEBHOOK_HTTP_ALLOWED = env_bool("WEBHOOK_HTTP_ALLOWED", DEV)
+WEBHOOK_PRIVATE_ALLOWED = env_bool("WEBHOOK_PRIVATE_ALLOWED", False)
+WEBHOOK_TIMEOUT = env_int("WEBHOOK_TIMEOUT", 10)

@@ -60,6 +60,17 @@ def text_problem(value: str, *, multiline: bool = False) -> str | None:
     return None
 
 
+def text_clean(value: str) -> str:
+    """Text that came from elsewhere (a file an authority sent), made to pass the same rules as
+    a client's field instead of being refused: markup, emoji and every character text_problem
+    refuses (bidi overrides, control characters, ...) taken out, white space collapsed."""
+    from django.utils.html import strip_tags
+
+    text = _EMOJI.sub("", strip_tags(value))
+    text = regex.sub(r"[\t\n\r]", " ", text)
+    return " ".join(_UNSAFE.sub("", text).split())
+
+
 def password_problem(value: str) -> str | None:
     return INVALID_CHARACTERS if _UNSAFE_PASSWORD.search(value) else None
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -210,7 +210,65 @@ class StatsQuery(Schema):
     sub_partner: int | None = Field(None, ge=1)
 
 
-@router.get("/stats/", auth=staff_auth, response={200: dict[str, Any], **REFUSALS})
+class StatsDay(Schema):
+    date: datetime.date
+    count: int
+
+
+class StatsFunnel(Schema):
+    """People per step of the flow; a step counts everyone who reached at least it, so the
+    steps never grow. With a sub-partner, the steps before the billing data are null."""
+
+    flow_started: int | None
+    code_verified: int | None
+    scan_accepted: int | None
+    billing_locked: int | None
+
+
+class StatsStatus(Schema):
+    status: str
+    label: str
+    count: int
+
+
+class StatsPayouts(Schema):
+    owed_gross: str
+    paid_gross: str
+
+
+class StatsSubPartner(Schema):
+    id: int
+    name: str
+    count: int
+    fee_share_percent: str
+    fee_share_gross: str
+
+
+class StatsPeriod(Schema):
+    from_: datetime.date = Field(..., alias="from")
+    to: datetime.date
+    days: int
+
+
+class StatsTile(Schema):
+    key: Literal["new", "in_review", "submitted", "certified", "paid", "payout_sum"]
+    status: str | None = Field(description="The status a move into which the tile counts")
+    value: int | str = Field(description="A count; the payout sum in euros as a string")
+    previous: int | str | None = Field(description="The same in the previous period; null without one")
+
+
+class StatsOut(Schema):
+    period: StatsPeriod | None = Field(description="The chosen period; null without a first day")
+    previous_period: StatsPeriod | None = Field(description="The period of the same length before it")
+    tiles: list[StatsTile]
+    funnel: StatsFunnel
+    per_day: list[StatsDay]
+    status_distribution: list[StatsStatus]
+    payouts: StatsPayouts
+    per_sub_partner: list[StatsSubPartner]
+
+
+@router.get("/stats/", auth=staff_auth, response={200: StatsOut, **REFUSALS}, by_alias=True)
 def dashboard_stats(request: HttpRequest, query: Query[StatsQuery]) -> Any:
     partner = request_partner(request)
     assert partner is not None

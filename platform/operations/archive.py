@@ -1,13 +1,19 @@
 """The ZIP of a bulk upload, checked before anything is stored. Pure: no database, no storage.
 
-Headers can lie: every size is checked on the declared values first (cheap, refuses a bomb
-before a byte is inflated) and again while inflating, with a hard cap on what is read.
+The end record is read first (a few bytes at the file's end): an archive whose central directory
+is too large or has too many entries is refused before it is parsed (a million entries would
+cost seconds and hundreds of MB in a web worker). Headers can lie: every size is checked on the
+declared values first (cheap, refuses a bomb before a byte is inflated) and again while
+inflating, with a hard cap on what is read. The expansion is measured on the whole archive
+(what all members inflate to against what they take packed), not per member: many members
+each under the per-member floor inflate as much as one large one.
 """
 
 from __future__ import annotations
 
 import hashlib
 import stat
+import struct
 import unicodedata
 import zipfile
 from collections.abc import Iterator
@@ -23,6 +29,10 @@ MAX_TOTAL_UNCOMPRESSED = 200 * 1024 * 1024
 # inflates more than this (and is not tiny) is a bomb.
 MAX_RATIO = 20
 RATIO_FLOOR = 1024 * 1024  # below this size the ratio is not looked at
+# Entries of the central directory: the scans, their folders and what archivers add (__MACOSX
+# with a "._" twin per file); and the directory's size (an entry is 46 bytes and its name).
+MAX_ENTRIES = 4 * MAX_FILES
+MAX_DIRECTORY_BYTES = MAX_ENTRIES * (46 + 300)
 SCAN_TYPES = {"image/jpeg", "image/png", "application/pdf"}
 NESTED_SUFFIXES = (".zip", ".rar", ".7z", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".zst", ".jar", ".cab")
 NESTED_MAGIC = (b"PK\x03\x04", b"PK\x05\x06", b"Rar!", b"7z\xbc\xaf", b"\x1f\x8b", b"BZh", b"\xfd7zXZ")
@@ -125,8 +135,11 @@ def _members(archive: zipfile.ZipFile, max_member_bytes: int) -> list[Member]:
     nested = [info.filename for info in infos if info.filename.lower().endswith(NESTED_SUFFIXES)]
     if nested:
         raise ArchiveRefused(NESTED_ARCHIVE, nested)
-    if sum(info.file_size for info in infos) > MAX_TOTAL_UNCOMPRESSED:
+    declared = sum(info.file_size for info in infos)
+    if declared > MAX_TOTAL_UNCOMPRESSED:
         raise ArchiveRefused(TOO_LARGE)
+    if _expands(declared, sum(info.compress_size for info in infos)):
+        raise ArchiveRefused(BOMB)
     bombs = [
         info.filename
         for info in infos
@@ -145,6 +158,11 @@ def _members(archive: zipfile.ZipFile, max_member_bytes: int) -> list[Member]:
     return members
 
 
+def _expands(inflated: int, packed: int) -> bool:
+    """Whether members that take `packed` bytes in the archive inflating to `inflated` are a bomb."""
+    return inflated > RATIO_FLOOR and inflated > MAX_RATIO * max(packed, 1)
+
+
 def member_read(archive: zipfile.ZipFile, member: Member) -> bytes:
     """The member's bytes, never more than its header declared (a lying header is a bomb)."""
     limit = member.info.file_size
@@ -155,7 +173,46 @@ def member_read(archive: zipfile.ZipFile, member: Member) -> bytes:
     return data
 
 
+_END = struct.Struct("<4s4H2LH")  # end of central directory record
+_END64_LOCATOR = struct.Struct("<4sLQL")
+_END64 = struct.Struct("<4sQ2H2L4Q")
+
+
+def end_record(upload: IO[bytes]) -> tuple[int, int]:
+    """(entries, central directory bytes) from the end record (ZIP64's where it says so),
+    reading at most 64 KB from the end; ArchiveRefused(NOT_A_ZIP) without one."""
+    upload.seek(0, 2)
+    size = upload.tell()
+    tail_size = min(size, _END.size + 0xFFFF + _END64_LOCATOR.size)
+    upload.seek(size - tail_size)
+    tail = upload.read(tail_size)
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < _END.size:
+        raise ArchiveRefused(NOT_A_ZIP)
+    _, _, _, _, entries, directory, offset, _ = _END.unpack_from(tail, at)
+    if 0xFFFF in (entries,) or 0xFFFFFFFF in (directory, offset):
+        locator = at - _END64_LOCATOR.size
+        if locator < 0 or tail[locator : locator + 4] != b"PK\x06\x07":
+            raise ArchiveRefused(NOT_A_ZIP)
+        _, _, end64_at, _ = _END64_LOCATOR.unpack_from(tail, locator)
+        if end64_at > size - _END64.size:
+            raise ArchiveRefused(NOT_A_ZIP)
+        upload.seek(end64_at)
+        record = upload.read(_END64.size)
+        if record[:4] != b"PK\x06\x06":
+            raise ArchiveRefused(NOT_A_ZIP)
+        entries, directory = _END64.unpack(record)[7:9]
+    upload.seek(0)
+    return int(entries), int(directory)
+
+
 def archive_open(upload: IO[bytes]) -> zipfile.ZipFile:
+    try:
+        entries, directory = end_record(upload)
+    except (OSError, ValueError, struct.error):
+        raise ArchiveRefused(NOT_A_ZIP) from None
+    if entries > MAX_ENTRIES or directory > MAX_DIRECTORY_BYTES:
+        raise ArchiveRefused(TOO_MANY_FILES)
     try:
         return zipfile.ZipFile(upload)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
@@ -165,7 +222,7 @@ def archive_open(upload: IO[bytes]) -> zipfile.ZipFile:
 def archive_check(archive: zipfile.ZipFile, *, max_member_bytes: int) -> CheckedArchive:
     """Every check, reading each member once (hash and type); nothing is kept but the hashes."""
     checked = CheckedArchive(members=_members(archive, max_member_bytes))
-    not_scans, nested, total = [], [], 0
+    not_scans, nested, total, packed = [], [], 0, 0
     for member in checked.members:
         if member.oversized:
             continue
@@ -173,9 +230,13 @@ def archive_check(archive: zipfile.ZipFile, *, max_member_bytes: int) -> Checked
             data = member_read(archive, member)
         except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError, RuntimeError, ValueError):
             raise ArchiveRefused(NOT_A_ZIP, [member.info.filename]) from None
+        # what the archive has inflated to so far, against what it took packed so far
         total += len(data)
+        packed += member.info.compress_size
         if total > MAX_TOTAL_UNCOMPRESSED:
             raise ArchiveRefused(TOO_LARGE)
+        if _expands(total, packed):
+            raise ArchiveRefused(BOMB, [member.info.filename])
         if data.startswith(NESTED_MAGIC):
             nested.append(member.info.filename)
         elif sniff(data) not in SCAN_TYPES:

@@ -10,6 +10,7 @@ from urllib.parse import parse_qs
 from django.db.models import Q
 
 from billing.models import Client
+from common.payout_bounds import german_euros, payout_max
 from operations.models import SingleDeal, SubPartner
 
 REF_VARIABLE = "ref"
@@ -51,12 +52,30 @@ def client_attribution(client: Client) -> Attribution:
 DEAL_INACTIVE = "DEAL001"
 DEAL_YEAR = "DEAL002"
 DEAL_CAP = "DEAL003"
+DEAL_CEILING = "DEAL004"
 
 DEAL_REFUSALS = {
     DEAL_INACTIVE: "Der Einzelvertrag ist nicht aktiv.",
     DEAL_YEAR: "Der Einzelvertrag gilt nicht für das Quotenjahr {year}.",
     DEAL_CAP: "Der Einzelvertrag ist ausgeschöpft ({cap} Fahrzeuge).",
+    DEAL_CEILING: "Der Preis des Einzelvertrags ({price}) liegt über der Grenze der Plattform für "
+    "die Fahrzeugklasse {vehicle_class} im Quotenjahr {year}: höchstens {ceiling} je Fahrzeug.",
 }
+
+
+def single_deal_ceiling_refusal(deal: SingleDeal, *, year: int, vehicle_class: str) -> str | None:
+    """The message when the deal's price is above the platform's ceiling for this vehicle's
+    class and year (tenants.payout_bounds): a deal may cover trucks and still not pay a car
+    a truck's price. None when within."""
+    ceiling = payout_max(year, vehicle_class)
+    if deal.price_net <= ceiling:
+        return None
+    return DEAL_REFUSALS[DEAL_CEILING].format(
+        price=german_euros(deal.price_net),
+        vehicle_class=vehicle_class,
+        year=year,
+        ceiling=german_euros(ceiling),
+    )
 
 
 def single_deal_vehicles_used(deal: SingleDeal) -> int:
@@ -64,14 +83,20 @@ def single_deal_vehicles_used(deal: SingleDeal) -> int:
     return deal.quota_applications.values("registration_id").distinct().count()
 
 
-def single_deal_refusal(deal: SingleDeal, *, year: int, registration_id: int) -> tuple[str, str] | None:
-    """(code, message) when the deal cannot take this vehicle for this year, else None. The
-    caller holds the deal's row lock (select_for_update), so two owners cannot both take the
-    last place."""
+def single_deal_refusal(
+    deal: SingleDeal, *, year: int, registration_id: int, vehicle_class: str | None = None
+) -> tuple[str, str] | None:
+    """(code, message) when the deal cannot take this vehicle for this year (with its class
+    given: nor pay its price for the class), else None. The caller holds the deal's row lock
+    (select_for_update), so two owners cannot both take the last place."""
     if not deal.is_active:
         return DEAL_INACTIVE, DEAL_REFUSALS[DEAL_INACTIVE]
     if year not in (deal.legislation_years or []):
         return DEAL_YEAR, DEAL_REFUSALS[DEAL_YEAR].format(year=year)
+    if vehicle_class is not None:
+        above = single_deal_ceiling_refusal(deal, year=year, vehicle_class=vehicle_class)
+        if above is not None:
+            return DEAL_CEILING, above
     if deal.vehicle_cap is not None:
         known = deal.quota_applications.filter(registration_id=registration_id).exists()
         if not known and single_deal_vehicles_used(deal) >= deal.vehicle_cap:

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
+from datetime import timedelta
 from typing import IO, Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User, canonical_name
@@ -48,6 +51,7 @@ OWNER_HAS_CSV = "BULK050"
 OWNER_NOT_ACCEPTED = "BULK051"
 OWNER_SET = "BULK052"
 OWNER_INVALID = "BULK053"
+UPLOADS_THROTTLED = "BULK060"
 
 MESSAGES = {
     ROLLBACK_NOT_FINISHED: "Der Upload wird noch verarbeitet. Bitte warten Sie, bis er fertig ist.",
@@ -58,6 +62,7 @@ MESSAGES = {
     OWNER_SET: "Für diesen Scan sind die Halterdaten schon erfasst.",
     OWNER_INVALID: "Einige Angaben zum Halter sind ungültig.",
     STAFF_EMAIL: "Diese E-Mail-Adresse gehört zu einem Mitarbeiterkonto.",
+    UPLOADS_THROTTLED: "Zu viele Uploads in kurzer Zeit. Bitte versuchen Sie es in {wait} Sekunden erneut.",
 }
 # An application in one of these may still be taken back with its upload.
 ROLLBACK_STATUSES = {QuotaStatus.CREATED, QuotaStatus.ENTERED}
@@ -74,6 +79,30 @@ class BulkError(Exception):
         self.message = MESSAGES[code]
         self.details = details or {}
         super().__init__(code)
+
+
+class BulkThrottled(BulkError):
+    def __init__(self, retry_after: int):
+        super().__init__(UPLOADS_THROTTLED, {"wait": retry_after})
+        self.retry_after = retry_after
+        self.message = MESSAGES[UPLOADS_THROTTLED].format(wait=retry_after)
+
+
+def bulk_upload_budget_take(*, partner: Partner) -> None:
+    """Counts one bulk upload attempt of the partner (refused ones too: each costs the archive's
+    check) in a fixed window of the shared cache; BulkThrottled past BULK_UPLOADS_PER_WINDOW."""
+    window = int(settings.BULK_UPLOAD_WINDOW)
+    now = time.time()
+    bucket = int(now // window)
+    key = f"bulk-uploads:{partner.schema_name}:{bucket}"
+    cache.add(key, 0, timeout=window + 5)
+    try:
+        count = int(cache.incr(key))
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=window + 5)
+        count = 1
+    if count > int(settings.BULK_UPLOADS_PER_WINDOW):
+        raise BulkThrottled(max(1, int((bucket + 1) * window - now) + 1))
 
 
 def _raw_path(schema_name: str, upload: BulkUpload, position: int) -> str:
@@ -309,6 +338,50 @@ def _item_run(*, partner: Partner, item: BulkUploadItem) -> None:
             transaction.on_commit(lambda: _files_delete(files))
 
 
+def bulk_uploads_sweep(*, schema_name: str, enqueue: Callable[[str, int], Any]) -> dict[str, int]:
+    """Uploads whose worker died: an upload still running BULK_STALE_MINUTES after it was made
+    gets its waiting files queued again (resumed); one still running BULK_GIVE_UP_MINUTES after
+    has its waiting files failed (BULK031) and their raw files deleted, so that it finishes and
+    can be rolled back. A waiting file whose raw file is gone fails at once. Runs in the schema."""
+    now = timezone.now()
+    stale = now - timedelta(minutes=int(settings.BULK_STALE_MINUTES))
+    give_up = now - timedelta(minutes=int(settings.BULK_GIVE_UP_MINUTES))
+    counts: Counter[str] = Counter()
+    running = BulkUpload.objects.filter(
+        status__in=[BulkUpload.Status.NEW, BulkUpload.Status.CSV_OK, BulkUpload.Status.IN_PROGRESS],
+        created_at__lt=stale,
+    )
+    for upload_id, created_at in running.values_list("pk", "created_at"):
+        # a new upload whose start never ran (its web process died after the commit) starts now
+        BulkUpload.objects.filter(
+            pk=upload_id, status__in=[BulkUpload.Status.NEW, BulkUpload.Status.CSV_OK]
+        ).update(status=BulkUpload.Status.IN_PROGRESS)
+        files: list[str] = []
+        with transaction.atomic():
+            waiting = list(
+                BulkUploadItem.objects.select_for_update(skip_locked=True).filter(
+                    upload_id=upload_id, status=BulkUploadItem.Status.PENDING
+                )
+            )
+            resume: list[int] = []
+            for item in waiting:
+                if created_at >= give_up and item.stored_path and default_storage.exists(item.stored_path):
+                    resume.append(item.pk)
+                    continue
+                files.append(item.stored_path)
+                item.stored_path = ""
+                _item_finish(item, BulkUploadItem.Status.REFUSED, PROCESSING_FAILED)
+                counts["failed"] += 1
+            transaction.on_commit(lambda files=files: _files_delete(files))  # type: ignore[misc]
+        for item_id in resume:
+            enqueue(schema_name, item_id)
+        counts["resumed"] += len(resume)
+        bulk_upload_finish_check(upload_id=upload_id)
+    if counts:
+        logger.warning("stuck bulk uploads swept", extra={"partner": schema_name, **counts})
+    return dict(counts)
+
+
 def bulk_upload_finish_check(*, upload_id: int) -> BulkUpload | None:
     """The last file decides the upload's status: all in, none in, or a per-file report."""
     with transaction.atomic():
@@ -328,6 +401,13 @@ def bulk_upload_finish_check(*, upload_id: int) -> BulkUpload | None:
         upload.finished_at = timezone.now()
         upload.save(update_fields=["status", "finished_at"])
     return upload
+
+
+def bulk_items_clear(items: QuerySet[BulkUploadItem]) -> int:
+    """Bulk upload items without an owner's data (rollback, erasure: privacy.inventory): the
+    position, size, checksum and outcome stay; the CSV row, the file name (which may name the
+    owner), the refusal's details and the raw file's path go."""
+    return int(items.update(owner_data="", file_name="", stored_path="", error_details={}))
 
 
 def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, int]]:
@@ -371,6 +451,8 @@ def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, i
         ).exclude(Q(bev_registrations__isnull=False) | Q(clients__isnull=False))
         removed_owners = removable.count()
         removable.delete()
+        files += [path for path in upload.items.values_list("stored_path", flat=True) if path]
+        bulk_items_clear(upload.items.all())
         upload.status = BulkUpload.Status.ROLLED_BACK
         upload.rolled_back_at = timezone.now()
         upload.save(update_fields=["status", "rolled_back_at"])

@@ -22,9 +22,11 @@ from django.utils import timezone
 
 from accounts.models import User, canonical_name
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from operations.models import SingleDeal, SubPartner
 from quota import catalogue
-from quota.models import QuotaApplication, QuotaStatus, StatusChange
+from quota.amounts import FeeTableRow, config_fee_rows
+from quota.models import FeeTableVersion, QuotaApplication, QuotaStatus, StatusChange
 from registrations.models import SEQUENCE_NAME, BevRegistration
 
 S = QuotaStatus
@@ -126,6 +128,36 @@ def demo_operations_ensure() -> tuple[list[SubPartner], SingleDeal]:
                   "vat_percent": Decimal("19.00"), "legislation_years": [year - 1, year], "vehicle_cap": 40},
     )  # fmt: skip
     return [installer, dealer], deal
+
+
+# The demo's own prices for a partner the platform set up without any (issue 49: the
+# autohaus demo had none, so its batches skipped 14 of 15 payable applications and the
+# dashboard paid out 0,00 EUR): the years the demo applications name and the next, for the
+# classes they have, valid long before the oldest of them.
+DEMO_PRICES = {"M1": (Decimal("85.00"), Decimal("80.00")), "N1": (Decimal("250.00"), Decimal("235.00"))}
+
+
+def demo_fee_table_ensure(config: PartnerConfig) -> bool:
+    """Version 1 of the fee table with DEMO_PRICES when the partner has neither a table of its
+    own nor prices in its configuration; True when it was written (once: a second run finds it)."""
+    if FeeTableVersion.objects.exists() or config_fee_rows(config):
+        return False
+    year = timezone.localdate().year
+    rows = [
+        FeeTableRow(
+            legislation_year=each, vehicle_class=vehicle_class, private_payout=private, business_net=business
+        ).stored()
+        for each in (year - 1, year, year + 1)
+        for vehicle_class, (private, business) in DEMO_PRICES.items()
+    ]
+    FeeTableVersion.objects.create(
+        number=1,
+        rows=rows,
+        valid_from=datetime.datetime(year - 2, 1, 1, tzinfo=datetime.UTC),
+        created_by_label="Demo",
+        note="Demo-Preise",
+    )
+    return True
 
 
 def applications_generate(

@@ -187,12 +187,48 @@ class SettlementBatch(models.Model):
         "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     paid_at = models.DateTimeField(null=True, blank=True)
+    # The SEPA file, built once at the first download and kept (issue 46): every later download
+    # serves the same bytes with the same MsgId and PmtInfId, so the bank's duplicate check
+    # catches a second upload. A batch with a file is frozen (no item removed); a change is a
+    # new batch.
+    sepa_file = models.BinaryField(null=True, blank=True, editable=False)
+    sepa_version = models.CharField(max_length=2, blank=True)
+    sepa_msg_id = models.CharField(max_length=35, blank=True)
+    sepa_built_at = models.DateTimeField(null=True, blank=True)
+    sepa_downloads = models.PositiveIntegerField(default=0)
+    # Four eyes (issue 46): a batch above the partner's threshold (SettlementSettings) needs a
+    # second partner admin's approval, not its creator's, before its SEPA file or its payment.
+    approval_required = models.BooleanField(default=False)
+    approved_by = models.ForeignKey(
+        "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
         return f"settlement batch {self.pk}"
+
+
+class SettlementSettings(models.Model):
+    """The partner's own settlement rules, one row (pk 1): above `approval_threshold` (the
+    batch's total payout, euros) a second partner admin approves the batch (four eyes)."""
+
+    approval_threshold = models.DecimalField(
+        max_digits=12,
+        decimal_places=2,
+        default=Decimal("10000.00"),
+        validators=[MinValueValidator(Decimal("0"))],
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"settlement settings (approval above {self.approval_threshold})"
+
+    @classmethod
+    def current(cls) -> SettlementSettings:
+        return cls.objects.get_or_create(pk=1)[0]
 
 
 class SettlementItem(models.Model):
@@ -249,7 +285,18 @@ class SettlementItem(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["batch", "application"], name="operations_settlement_item_once"),
             models.UniqueConstraint(fields=["end_to_end_id"], name="operations_settlement_end_to_end_unique"),
+            # One payout per application (issue 46): at most one item that is open or paid; a
+            # failed item leaves the way free for the next batch.
+            models.UniqueConstraint(
+                fields=["application"],
+                condition=models.Q(status__in=["open", "paid"]),
+                name="operations_settlement_item_one_payout",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"item {self.sequence}/{self.legislation_year} in batch {self.batch_id}"
+
+
+# The payout documents (issue 46) in their own module; imported here so Django finds them.
+from operations.document_models import DocumentCounter, PayoutDocument  # noqa: E402,F401

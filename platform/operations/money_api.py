@@ -7,12 +7,13 @@ Settlement batches (payee names, IBANs, money): partner admins only. Every write
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from ninja import Query, Router, Schema, Status
@@ -21,22 +22,36 @@ from text_unidecode import unidecode
 
 from billing.masking import iban_masked
 from billing.models import Client
+from common.downloads import download_answer
 from config.crypto import encrypted_fields
 from config.text import CleanText
 from operations import bulk, settlement
 from operations.archive import ArchiveRefused
-from operations.models import BulkUpload, BulkUploadItem, SettlementBatch, SettlementItem
+from operations.models import BulkUpload, BulkUploadItem, SettlementBatch, SettlementItem, SettlementSettings
 from operations.owner_csv import CsvRefused
+from operations.schemas import (
+    BatchCreatedOut,
+    BatchDetailOut,
+    BatchPageOut,
+    BatchPaidOut,
+    BulkDetailOut,
+    BulkItemOut,
+    BulkPageOut,
+    BulkRollbackOut,
+    BulkSummaryOut,
+    SettlementItemOut,
+    SettlementSettingsOut,
+)
 from operations.sepa import SepaInvalid
 from operations.tasks import bulk_item_run
 from quota import catalogue
 from quota.models import QuotaApplication
-from quota.services import allowed_registration_years
 from staff.audit import audit_record
 from staff.auth import staff_role
 from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.models import Partner
+from tenants.quota_years import allowed_registration_years, year_closed_message
 
 router = Router(tags=["partner: bulk uploads and settlement"])
 
@@ -176,15 +191,22 @@ def _bulk_item(item: BulkUploadItem, applications: list[dict[str, Any]]) -> dict
 
 
 def _years(raw: str, config: PartnerConfig) -> list[int]:
-    allowed = allowed_registration_years(config)
+    today = timezone.localdate()
+    allowed = allowed_registration_years(config, today)
     if not raw.strip():
+        if not allowed:
+            raise _BodyError({"registration_years": [YEARS_INVALID]})
         return allowed[:1]
     try:
         years = sorted({int(part) for part in raw.split(",") if part.strip()})
     except ValueError:
         years = []
-    if not years or any(year not in allowed for year in years):
+    if not years:
         raise _BodyError({"registration_years": [YEARS_INVALID]})
+    closed = [year for year in years if year not in allowed]
+    if closed:
+        # Closed on the quota-year calendar (or not offered): the message names the next open year.
+        raise _BodyError({"registration_years": [year_closed_message(closed[0], today, config)]})
     return years
 
 
@@ -198,10 +220,19 @@ def _enqueue(schema_name: str, item_id: int) -> None:
 
 
 @router.post(
-    "/bulk_uploads/", auth=WRITE, response={201: dict, 400: dict, 413: dict}, openapi_extra=BULK_BODY
+    "/bulk_uploads/",
+    auth=WRITE,
+    response={201: BulkSummaryOut, 400: dict, 413: dict, 429: dict},
+    openapi_extra=BULK_BODY,
 )
 def bulk_upload_create(request: HttpRequest) -> Any:
     partner = _partner(request)
+    try:
+        bulk.bulk_upload_budget_take(partner=partner)  # before the body is parsed
+    except bulk.BulkThrottled as throttled:
+        response = JsonResponse({"detail": throttled.message, "error_code": throttled.code}, status=429)
+        response["Retry-After"] = str(throttled.retry_after)
+        return response
     archive = request.FILES.get("archive")
     if archive is None:
         return Status(400, {"archive": {"error_code": "BULK000", "message": ARCHIVE_MISSING}})
@@ -244,7 +275,7 @@ def bulk_upload_create(request: HttpRequest) -> Any:
     return Status(201, _bulk_summary(upload))
 
 
-@router.get("/bulk_uploads/", auth=READ, response=dict)
+@router.get("/bulk_uploads/", auth=READ, response=BulkPageOut)
 def bulk_upload_list(
     request: HttpRequest, page: int = Query(1, ge=1), page_size: int = Query(25, ge=1, le=100)
 ) -> dict[str, Any]:
@@ -262,12 +293,14 @@ def bulk_upload_list(
     return {"count": count, "page": page, "page_size": page_size, "results": results}
 
 
-@router.get("/bulk_uploads/{upload_id}/", auth=READ, response={200: dict, 404: dict})
+@router.get("/bulk_uploads/{upload_id}/", auth=READ, response={200: BulkDetailOut, 404: dict})
 def bulk_upload_progress(request: HttpRequest, upload_id: int) -> Any:
     return _bulk_detail(get_object_or_404(BulkUpload, pk=upload_id))
 
 
-@router.post("/bulk_uploads/{upload_id}/rollback/", auth=WRITE, response={200: dict, 404: dict, 409: dict})
+@router.post(
+    "/bulk_uploads/{upload_id}/rollback/", auth=WRITE, response={200: BulkRollbackOut, 404: dict, 409: dict}
+)
 def bulk_upload_rollback(request: HttpRequest, upload_id: int) -> Any:
     upload = get_object_or_404(BulkUpload, pk=upload_id)
     try:
@@ -307,7 +340,7 @@ class OwnerIn(Schema):
 @router.post(
     "/bulk_uploads/{upload_id}/items/{item_id}/owner/",
     auth=WRITE,
-    response={200: dict, 400: dict, 404: dict, 409: dict},
+    response={200: BulkItemOut, 400: dict, 404: dict, 409: dict},
 )
 def bulk_upload_owner(request: HttpRequest, upload_id: int, item_id: int, payload: OwnerIn) -> Any:
     item = get_object_or_404(BulkUploadItem, pk=item_id, upload_id=upload_id)
@@ -359,6 +392,29 @@ def _batch_summary(batch: SettlementBatch) -> dict[str, Any]:
         "created_at": batch.created_at.isoformat(),
         "paid_at": batch.paid_at.isoformat() if batch.paid_at else None,
         "totals": settlement.settlement_totals(batch),
+        "sepa_file": _sepa_file(batch),
+        # Four eyes: whether the batch needs a second admin's approval, and whose it has.
+        "approval": {
+            "required": batch.approval_required,
+            "approved": batch.approved_at is not None,
+            "approved_at": batch.approved_at.isoformat() if batch.approved_at else None,
+            "approved_by": batch.approved_by.email if batch.approved_by else None,
+            "created_by": batch.created_by.email if batch.created_by else None,
+        },
+    }
+
+
+def _sepa_file(batch: SettlementBatch) -> dict[str, Any] | None:
+    """The kept SEPA file's facts (never its bytes), and the warning a paid batch's file gets."""
+    if not batch.sepa_built_at:
+        return None
+    paid = batch.status == SettlementBatch.Status.SETTLED
+    return {
+        "version": batch.sepa_version,
+        "msg_id": batch.sepa_msg_id,
+        "built_at": batch.sepa_built_at.isoformat(),
+        "downloads": batch.sepa_downloads,
+        "warning": settlement.MESSAGES[settlement.PAID_AGAIN] if paid else None,
     }
 
 
@@ -419,7 +475,9 @@ def _batch_detail(batch: SettlementBatch) -> dict[str, Any]:
 
 
 def _refusal(error: settlement.SettlementError) -> Status:
-    return Status(400, {"detail": error.message, "error_code": error.code, **error.details})
+    # A conflict with another batch (the one-payout constraint) is a 409; other refusals 400.
+    code = 409 if error.code == settlement.ALREADY_IN_BATCH else 400
+    return Status(code, {"detail": error.message, "error_code": error.code, **error.details})
 
 
 ISO_DATE = r"^\d{4}-\d{2}-\d{2}$"
@@ -459,7 +517,7 @@ class IbanIn(Schema):
     account_name: CleanText = Field(default="", max_length=100)
 
 
-@router.get("/settlement_batches/", auth=ADMIN, response=dict)
+@router.get("/settlement_batches/", auth=ADMIN, response=BatchPageOut)
 def settlement_batch_list(
     request: HttpRequest,
     page: int = Query(1, ge=1),
@@ -467,8 +525,11 @@ def settlement_batch_list(
     status: str | None = Query(None, pattern="^(new|settled)$"),
 ) -> dict[str, Any]:
     # Meta.ordering does not apply to a GROUP BY query: the order is given here.
-    batches = SettlementBatch.objects.annotate(**settlement.totals_annotations("items__")).order_by(
-        "-created_at", "-pk"
+    batches = (
+        SettlementBatch.objects.defer("sepa_file")
+        .select_related("approved_by", "created_by")
+        .annotate(**settlement.totals_annotations("items__"))
+        .order_by("-created_at", "-pk")
     )
     if status:
         batches = batches.filter(status=status)
@@ -481,7 +542,7 @@ def settlement_batch_list(
     }
 
 
-@router.post("/settlement_batches/", auth=ADMIN, response={201: dict, 400: dict})
+@router.post("/settlement_batches/", auth=ADMIN, response={201: BatchCreatedOut, 400: dict, 409: dict})
 def settlement_batch_create(request: HttpRequest, payload: BatchIn) -> Any:
     try:
         execution_date = _date(payload.execution_date, "execution_date")
@@ -515,7 +576,7 @@ def settlement_batch_create(request: HttpRequest, payload: BatchIn) -> Any:
     return Status(201, {**_batch_detail(batch), "skipped": skipped})
 
 
-@router.get("/settlement_batches/{batch_id}/", auth=ADMIN, response={200: dict, 404: dict})
+@router.get("/settlement_batches/{batch_id}/", auth=ADMIN, response={200: BatchDetailOut, 404: dict})
 def settlement_batch_detail(request: HttpRequest, batch_id: int) -> Any:
     return _batch_detail(get_object_or_404(SettlementBatch, pk=batch_id))
 
@@ -524,13 +585,19 @@ def settlement_batch_detail(request: HttpRequest, batch_id: int) -> Any:
     "/settlement_batches/{batch_id}/sepa.xml",
     auth=ADMIN,
     response={200: None, 400: dict, 404: dict},
+    openapi_extra=download_answer(
+        "The SEPA credit transfer file (pain.001, version 09 or 03)", "application/xml"
+    ),
 )
-def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "09") -> Any:
+def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str | None = None) -> Any:
+    """The batch's SEPA file, built once and kept (settlement.settlement_sepa_file): the same
+    bytes, MsgId and PmtInfId on every download; a paid batch's with a warning
+    (X-Sepa-Warning: SETTLE018 and the batch detail's `sepa_file.warning`)."""
     batch = get_object_or_404(SettlementBatch, pk=batch_id)
-    if version not in ("09", "03"):
+    if version not in (None, "09", "03"):
         return Status(400, {"version": [VERSION_INVALID]})
     try:
-        xml = settlement.settlement_sepa_xml(batch=batch, config=_config(request), version=version)  # type: ignore[arg-type]
+        built = settlement.settlement_sepa_file(batch=batch, config=_config(request), version=version)  # type: ignore[arg-type]
     except settlement.SettlementError as error:
         return _refusal(error)
     except SepaInvalid as error:
@@ -541,30 +608,107 @@ def settlement_batch_sepa(request: HttpRequest, batch_id: int, version: str = "0
         actor=request.auth,  # type: ignore[attr-defined]
         action="settlement_batch.sepa_download",
         obj=batch,
-        after={"version": version, "bytes": len(xml)},
+        after={
+            "version": built.version,
+            "bytes": len(built.xml),
+            "msg_id": built.msg_id,
+            "built": built.built_now,
+            "paid_again": built.warning is not None,
+        },
     )
-    response = HttpResponse(xml, content_type="application/xml; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{batch.reference}-pain.001.001.{version}.xml"'
+    response = HttpResponse(built.xml, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{batch.reference}-pain.001.001.{built.version}.xml"'
+    )
+    response["X-Sepa-Msg-Id"] = built.msg_id
+    response["X-Sepa-Version"] = built.version
+    if built.warning is not None:
+        response["X-Sepa-Warning"] = settlement.PAID_AGAIN
     # Items of erased owners are not paid and not in the file; the screen lists them as failed.
     response["X-Erased-Items"] = str(settlement.settlement_erased_count(batch))
     return response
 
 
 @router.post(
-    "/settlement_batches/{batch_id}/mark_paid/", auth=ADMIN, response={200: dict, 400: dict, 404: dict}
+    "/settlement_batches/{batch_id}/approve/",
+    auth=ADMIN,
+    response={200: BatchDetailOut, 400: dict, 404: dict},
+)
+def settlement_batch_approve(request: HttpRequest, batch_id: int) -> Any:
+    """Four eyes: a second partner admin (not the batch's creator) approves a batch above the
+    partner's threshold; its SEPA file and its payment wait for it. Recorded in the audit log."""
+    batch = get_object_or_404(SettlementBatch, pk=batch_id)
+    try:
+        with transaction.atomic():
+            batch, approved_now = settlement.settlement_batch_approve(batch=batch, actor=_user(request))
+            if approved_now:
+                audit_record(
+                    actor=request.auth,  # type: ignore[attr-defined]
+                    action="settlement_batch.approve",
+                    obj=batch,
+                    before={"approved": False},
+                    after={
+                        "approved": True,
+                        "total_gross": settlement.settlement_totals(batch)["all"]["gross"],
+                        "created_by": batch.created_by_id,
+                    },
+                )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return _batch_detail(batch)
+
+
+class SettlementSettingsIn(Schema):
+    approval_threshold: str | int | float = Field(description='Euros, e.g. "10000.00"')
+
+
+def _settings_out(found: Any) -> dict[str, Any]:
+    return {"approval_threshold": _money(found.approval_threshold)}
+
+
+@router.get("/settlement_settings/", auth=ADMIN, response=SettlementSettingsOut)
+def settlement_settings_get(request: HttpRequest) -> Any:
+    return _settings_out(SettlementSettings.current())
+
+
+@router.put("/settlement_settings/", auth=ADMIN, response={200: SettlementSettingsOut, 400: dict})
+def settlement_settings_put(request: HttpRequest, payload: SettlementSettingsIn) -> Any:
+    try:
+        with transaction.atomic():
+            found, before = settlement.settlement_settings_update(
+                approval_threshold=payload.approval_threshold
+            )
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_settings.update",
+                obj=found,
+                before={"approval_threshold": str(before)},
+                after={"approval_threshold": str(found.approval_threshold)},
+            )
+    except settlement.SettlementError as error:
+        return Status(400, {"approval_threshold": {"error_code": error.code, "message": error.message}})
+    return _settings_out(found)
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/mark_paid/",
+    auth=ADMIN,
+    response={200: BatchPaidOut, 400: dict, 404: dict},
 )
 def settlement_batch_mark_paid(request: HttpRequest, batch_id: int) -> Any:
     batch = get_object_or_404(SettlementBatch, pk=batch_id)
     try:
         with transaction.atomic():
-            batch = settlement.settlement_batch_mark_paid(batch=batch, actor=_user(request))
-            audit_record(
-                actor=request.auth,  # type: ignore[attr-defined]
-                action="settlement_batch.mark_paid",
-                obj=batch,
-                before={"status": SettlementBatch.Status.NEW.value},
-                after={"status": batch.status},
-            )
+            # Idempotent: a paid batch is answered as it is, and nothing is recorded again.
+            batch, paid_now = settlement.settlement_batch_pay(batch=batch, actor=_user(request))
+            if paid_now:
+                audit_record(
+                    actor=request.auth,  # type: ignore[attr-defined]
+                    action="settlement_batch.mark_paid",
+                    obj=batch,
+                    before={"status": SettlementBatch.Status.NEW.value},
+                    after={"status": batch.status},
+                )
     except settlement.SettlementError as error:
         return _refusal(error)
     return {"detail": settlement.PAID_MESSAGE, "batch": _batch_detail(batch)}
@@ -578,49 +722,118 @@ def _batch_item(batch_id: int, item_id: int) -> SettlementItem:
     )
 
 
-@router.post(
-    "/settlement_batches/{batch_id}/items/{item_id}/fail/",
-    auth=ADMIN,
-    response={200: dict, 400: dict, 404: dict},
-)
-def settlement_item_fail(request: HttpRequest, batch_id: int, item_id: int, payload: FailIn) -> Any:
+def _item_action(
+    request: HttpRequest,
+    batch_id: int,
+    item_id: int,
+    action: str,
+    run: Callable[[SettlementItem], dict[str, Any] | None],
+) -> Any:
+    """One settlement service on one item of the batch, with its audit entry in the same
+    transaction (`run` returns the entry's `after`, or None when nothing changed and nothing is
+    recorded); the item as it is now, or the service's refusal."""
     item = _batch_item(batch_id, item_id)
     try:
         with transaction.atomic():
-            settlement.settlement_item_fail(item=item, reason=payload.reason, actor=_user(request))
-            audit_record(
-                actor=request.auth,  # type: ignore[attr-defined]
-                action="settlement_item.fail",
-                obj=item,
-                after={"reason": payload.reason, "application": item.application_id},
-            )
+            after = run(item)
+            if after is not None:
+                audit_record(
+                    actor=request.auth,  # type: ignore[attr-defined]
+                    action=action,
+                    obj=item,
+                    after={**after, "application": item.application_id},
+                )
     except settlement.SettlementError as error:
         return _refusal(error)
     return _item(_batch_item(batch_id, item_id))
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/fail/",
+    auth=ADMIN,
+    response={200: SettlementItemOut, 400: dict, 404: dict},
+)
+def settlement_item_fail(request: HttpRequest, batch_id: int, item_id: int, payload: FailIn) -> Any:
+    def run(item: SettlementItem) -> dict[str, Any]:
+        settlement.settlement_item_fail(item=item, reason=payload.reason, actor=_user(request))
+        return {"reason": payload.reason}
+
+    return _item_action(request, batch_id, item_id, "settlement_item.fail", run)
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/remove/",
+    auth=ADMIN,
+    response={200: BatchDetailOut, 400: dict, 404: dict},
+)
+def settlement_item_remove(request: HttpRequest, batch_id: int, item_id: int) -> Any:
+    item = _batch_item(batch_id, item_id)
+    application_id = item.application_id
+    try:
+        with transaction.atomic():
+            settlement.settlement_item_remove(item=item, actor=_user(request))
+            audit_record(
+                actor=request.auth,  # type: ignore[attr-defined]
+                action="settlement_item.remove",
+                obj=item.batch,
+                after={"item": item_id, "application": application_id},
+            )
+    except settlement.SettlementError as error:
+        return _refusal(error)
+    return _batch_detail(SettlementBatch.objects.get(pk=batch_id))
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/requeue/",
+    auth=ADMIN,
+    response={200: SettlementItemOut, 400: dict, 404: dict},
+)
+def settlement_item_requeue(request: HttpRequest, batch_id: int, item_id: int) -> Any:
+    def run(item: SettlementItem) -> dict[str, Any]:
+        settlement.settlement_item_requeue(item=item, actor=_user(request))
+        return {}
+
+    return _item_action(request, batch_id, item_id, "settlement_item.requeue", run)
 
 
 @router.post(
     "/settlement_batches/{batch_id}/items/{item_id}/iban/",
     auth=ADMIN,
-    response={200: dict, 400: dict, 404: dict},
+    response={200: SettlementItemOut, 400: dict, 404: dict},
 )
 def settlement_item_iban(request: HttpRequest, batch_id: int, item_id: int, payload: IbanIn) -> Any:
-    item = _batch_item(batch_id, item_id)
-    try:
-        with transaction.atomic():
-            settlement.settlement_item_iban_correct(
-                item=item, iban=payload.account_iban, account_name=payload.account_name, actor=_user(request)
-            )
-            audit_record(
-                actor=request.auth,  # type: ignore[attr-defined]
-                action="settlement_item.iban_correct",
-                obj=item,
-                # Never the IBAN itself in the audit log: its masked form.
-                after={
-                    "iban": iban_masked(payload.account_iban.replace(" ", "").upper()),
-                    "application": item.application_id,
-                },
-            )
-    except settlement.SettlementError as error:
-        return _refusal(error)
-    return _item(_batch_item(batch_id, item_id))
+    def run(item: SettlementItem) -> dict[str, Any]:
+        settlement.settlement_item_iban_correct(
+            item=item, iban=payload.account_iban, account_name=payload.account_name, actor=_user(request)
+        )
+        # Never the IBAN itself in the audit log: its masked form.
+        return {"iban": iban_masked(payload.account_iban.replace(" ", "").upper())}
+
+    return _item_action(request, batch_id, item_id, "settlement_item.iban_correct", run)
+
+
+class PaidIn(Schema):
+    note: CleanText = Field(default="", max_length=300)
+
+
+@router.post(
+    "/settlement_batches/{batch_id}/items/{item_id}/paid/",
+    auth=ADMIN,
+    response={200: SettlementItemOut, 400: dict, 404: dict, 409: dict},
+)
+def settlement_item_paid(request: HttpRequest, batch_id: int, item_id: int, payload: PaidIn) -> Any:
+    """A payout recorded as failed that was paid after all (the bank or the admin says so):
+    qa_payment_failure to qa_paid through the settlement (the generic move refuses it).
+    Idempotent: a second call answers the item as it is and records nothing."""
+
+    def run(item: SettlementItem) -> dict[str, Any] | None:
+        done = settlement.settlement_item_paid_confirm(item=item, actor=_user(request), note=payload.note)
+        if not done.confirmed_now:
+            return None
+        return {
+            "status": SettlementItem.Status.PAID.value,
+            "was": {"status": SettlementItem.Status.FAILED.value, "reason": done.failure_reason},
+            "note": payload.note,
+        }
+
+    return _item_action(request, batch_id, item_id, "settlement_item.paid_confirm", run)

@@ -7,18 +7,18 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
-from accounts.models import LoginCode, LoginLink
-from billing.models import Client
 from config.i18n import Language
+from operations import dashboard
 from operations.models import CENT, SingleDeal, SubPartner
 from quota import catalogue
+from quota.amounts import fee_schedule, payout_amounts
 from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, QuotaStatus
 from quota.services import application_day_counts_compacted
 from quota.tasks import application_day_counts_compact_run
-from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
 
 
@@ -110,12 +110,25 @@ def _day_start(day: datetime.date) -> datetime.datetime:
     return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
-def _fee_table(config: PartnerConfig) -> dict[tuple[int, str], Decimal]:
+def _vat_liable_counts(
+    *, created_from: datetime.date | None, created_to: datetime.date | None, sub_partner: int | None
+) -> dict[tuple[Any, ...], int]:
+    """The VAT-liable business owners' applications per rollup key (status, sub-partner, single
+    deal, year, vehicle class) in the range: they are paid VAT on top (quota.amounts); the
+    others the net. Only the statuses whose amount the dashboard sums."""
+    applications = QuotaApplication.objects.filter(
+        _range("created_at", created_from, created_to),
+        client__vehicle_owner_type="business",
+        client__is_vat_mandatory=True,
+    ).exclude(status__in=NOT_COUNTED)
+    if sub_partner is not None:
+        applications = applications.filter(sub_partner_id=sub_partner)
+    vehicle_class = Coalesce(NullIf("registration__vehicle_class", Value("")), Value("M1"))
     return {
-        (row.legislation_year, row.vehicle_class): (row.client_fee * (1 + row.vat_percentage / 100)).quantize(
-            CENT, rounding=ROUND_HALF_UP
-        )
-        for row in config.fees
+        tuple(group): count
+        for *group, count in applications.order_by()
+        .values_list("status", "sub_partner_id", "single_deal_id", "legislation_year", vehicle_class)
+        .annotate(Count("pk"))
     }
 
 
@@ -166,28 +179,52 @@ def dashboard_stats(
         schema_name = connection.schema_name  # type: ignore[attr-defined]
         transaction.on_commit(lambda: application_day_counts_compact_run(schema_name))
 
-    fees = _fee_table(config)
-    deals = {d.pk: d.price_gross for d in SingleDeal.objects.all()}
+    deals = {d.pk: (d.price_net, d.vat_percent) for d in SingleDeal.objects.all()}
     sub_partners = {s.pk: s for s in SubPartner.objects.all()}
+    liable = _vat_liable_counts(created_from=created_from, created_to=created_to, sub_partner=sub_partner)
+    prices: dict[tuple[Any, ...], Decimal] = {}
+    # The rollup has no creation times: its applications are priced by the current fee table.
+    schedule = fee_schedule(config)
+
+    def price(deal_id: int | None, year: int, vehicle_class: str, is_liable: bool) -> Decimal:
+        """What one owner is paid (quota.amounts, as the card, the list and the batch)."""
+        key = (deal_id, year, vehicle_class, is_liable)
+        if key not in prices:
+            deal = deals.get(deal_id) if deal_id is not None else None
+            amounts = payout_amounts(
+                config=config, year=year, vehicle_class=vehicle_class, liable=is_liable,
+                deal_net=deal[0] if deal else None, deal_vat_percent=deal[1] if deal else None,
+                schedule=schedule,
+            )  # fmt: skip
+            prices[key] = amounts.gross if amounts else Decimal(0)
+        return prices[key]
+
     by_status: dict[str, int] = {}
     owed = paid = Decimal(0)
     shares: dict[int, list[Any]] = {}  # id: [count, gross of the counted applications]
-    for (status, sub_partner_id, deal_id, year, vehicle_class), count in counts.items():
+    for group, count in counts.items():
+        status, sub_partner_id, deal_id, year, vehicle_class = group
         by_status[status] = by_status.get(status, 0) + count
-        gross = deals[deal_id] if deal_id is not None else fees.get((year, vehicle_class), Decimal(0))
+        # The rollup has no owner type: its VAT-liable business owners are counted apart.
+        businesses = min(liable.get(group, 0), count)
+        gross = (count - businesses) * price(deal_id, year, vehicle_class, False) + businesses * price(
+            deal_id, year, vehicle_class, True
+        )
         if status in OWED_STATUSES:
-            owed += gross * count
+            owed += gross
         elif status in PAID_STATUSES:
-            paid += gross * count
+            paid += gross
         if sub_partner_id is not None:
             share = shares.setdefault(sub_partner_id, [0, Decimal(0)])
             share[0] += count
             if status not in NOT_COUNTED:
-                share[1] += gross * count
+                share[1] += gross
     ordered = sorted(shares, key=lambda pk: (sub_partners[pk].name, pk))
     return {
+        # the tiles with the previous period, and the funnel (operations.dashboard)
+        **dashboard.tiles(created_from=created_from, created_to=created_to, sub_partner=sub_partner),
+        "funnel": dashboard.funnel(created_from=created_from, created_to=created_to, sub_partner=sub_partner),
         "per_day": per_day,
-        "funnel": funnel(created_from=created_from, created_to=created_to, sub_partner=sub_partner),
         "status_distribution": [
             {"status": code, "label": info.title(language), "count": by_status[code]}
             for code, info in catalogue.CATALOGUE.items()
@@ -204,50 +241,4 @@ def dashboard_stats(
             }
             for pk in ordered
         ],
-    }
-
-
-def _people(rows: QuerySet[Any]) -> int:
-    """The number of owners among the rows: count(DISTINCT owner_id), without the model's
-    ordering (a registration's `sequence` in a SELECT DISTINCT counted registrations, and
-    sorted them)."""
-    return int(rows.aggregate(people=Count("owner_id", distinct=True))["people"])
-
-
-def funnel(
-    *, created_from: datetime.date | None, created_to: datetime.date | None, sub_partner: int | None
-) -> dict[str, int | None]:
-    """The flow's steps from the records each leaves, counted in people (e-mail addresses) in
-    the range: the flow started (a login code or link was asked for), the code verified (a
-    code or link was used), a scan accepted (a registration was created: the upload passed the
-    size check and the document check), the billing data locked. Only the last step knows the
-    sub-partner (`?ref=` arrives with the billing data): with `sub_partner`, the earlier steps
-    are null."""
-    locked = Client.objects.filter(_range("locked_at", created_from, created_to), locked_at__isnull=False)
-    if sub_partner is not None:
-        # EXISTS: a person with many applications of the sub-partner is one row, not many.
-        locked = locked.filter(
-            Exists(QuotaApplication.objects.filter(client=OuterRef("pk"), sub_partner_id=sub_partner))
-        )
-        return {
-            "flow_started": None,
-            "code_verified": None,
-            "scan_accepted": None,
-            "billing_locked": _people(locked),
-        }
-    created = _range("created_at", created_from, created_to)
-    used = _range("used_at", created_from, created_to)
-    codes = LoginCode.objects.filter(purpose=LoginCode.Purpose.REGISTRATION)
-    links = LoginLink.objects.filter(purpose=LoginLink.Purpose.REGISTRATION)
-    started = codes.filter(created).values("email").union(links.filter(created).values("email"))
-    verified = (
-        codes.filter(used, used_at__isnull=False)
-        .values("email")
-        .union(links.filter(used, used_at__isnull=False).values("email"))
-    )
-    return {
-        "flow_started": started.count(),
-        "code_verified": verified.count(),
-        "scan_accepted": _people(BevRegistration.objects.filter(created)),
-        "billing_locked": _people(locked),
     }

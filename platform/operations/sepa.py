@@ -76,10 +76,28 @@ def sepa_validate(xml: bytes, version: Version) -> None:
         raise SepaInvalid(f"line {first.line}: {first.message}" if first else "invalid") from None
 
 
+def _ids_set(xml: bytes, *, msg_id: str, payment_id: str) -> bytes:
+    """The message's MsgId and its payment block's PmtInfId set to ours (sepaxml makes random
+    ones): the same batch always carries the same ids."""
+    document = etree.fromstring(xml, PARSER)
+    for node in document.iter("{*}MsgId"):
+        node.text = msg_id
+    for node in document.iter("{*}PmtInfId"):
+        node.text = payment_id
+    return bytes(etree.tostring(document, xml_declaration=True, encoding="utf-8"))
+
+
 def credit_transfer_xml(
-    *, debtor: Debtor, transfers: list[Transfer], execution_date: datetime.date, version: Version = "09"
+    *,
+    debtor: Debtor,
+    transfers: list[Transfer],
+    execution_date: datetime.date,
+    version: Version = "09",
+    msg_id: str = "",
+    payment_id: str = "",
 ) -> bytes:
-    """One payment information block (batch booking) with one transaction per transfer."""
+    """One payment information block (batch booking) with one transaction per transfer; with
+    `msg_id` / `payment_id`, those ids instead of sepaxml's random ones."""
     config: dict[str, Any] = {
         "name": sepa_text(debtor.name, 70),
         "IBAN": debtor.iban,
@@ -101,5 +119,7 @@ def credit_transfer_xml(
             }
         )
     xml: bytes = document.export(validate=False)
+    if msg_id:
+        xml = _ids_set(xml, msg_id=sepa_text(msg_id, 35), payment_id=sepa_text(payment_id or msg_id, 35))
     sepa_validate(xml, version)
     return xml

@@ -20,6 +20,7 @@ from operations.attribution import single_deal_vehicles_used
 from operations.errors import OperationsError
 from operations.models import CENT, KEY_PATTERN, SingleDeal, SubPartner
 from staff.audit import audit_record
+from tenants.payout_bounds import german_euros, payout_max_any
 
 # ---- sub-partners and single deals (the partner area; every write audited) ----
 
@@ -147,6 +148,17 @@ def _deal_clean(data: dict[str, Any], *, instance: SingleDeal | None) -> dict[st
             if cap < used:
                 raise OperationsError(errors.CAP_BELOW_USED, field="vehicle_cap", used=used)
         clean["vehicle_cap"] = cap
+    priced: Decimal | None = clean.get("price_net", instance.price_net if instance is not None else None)
+    if priced is not None and ("price_net" in clean or "legislation_years" in clean):
+        # The platform's bounds (tenants.payout_bounds): a deal covers vehicles of any class,
+        # so the highest class ceiling of its years; the settlement holds each vehicle to its
+        # own class.
+        years = clean.get("legislation_years", instance.legislation_years if instance is not None else [])
+        ceiling = payout_max_any(years)
+        if not Decimal(0) < priced <= ceiling:
+            raise OperationsError(
+                errors.PRICE_OUT_OF_BOUNDS, field="price_net", ceiling=german_euros(ceiling)
+            )
     if data.get("is_active") is not None:
         clean["is_active"] = bool(data["is_active"])
     return clean

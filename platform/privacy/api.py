@@ -9,6 +9,7 @@ from django.http import FileResponse, HttpRequest, JsonResponse
 from ninja import Router, Status
 
 from accounts.tokens import partner_auth
+from common.downloads import download_answer
 from privacy import services
 from privacy.errors import PrivacyError
 from privacy.schemas import (
@@ -70,6 +71,7 @@ def data_export_request(request: HttpRequest) -> Any:
     auth=None,
     response={200: None, 404: PrivacyErrorOut},
     summary="The mailed export link: the ZIP, once, within 24 hours",
+    openapi_extra=download_answer("The owner's data (GDPR Art. 15/20) as a ZIP", "application/zip"),
 )
 def data_export_download(request: HttpRequest, key: str) -> Any:
     if request_partner(request) is None:

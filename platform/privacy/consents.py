@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime
 import hashlib
 import json
+from typing import Any
 
+from django.db.models import Min, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User
@@ -160,3 +163,55 @@ def consent_list(*, user: User) -> list[dict[str, object]]:
         }
         for r in ConsentRecord.objects.filter(user=user).order_by("created_at", "pk")
     ]
+
+
+# The owner's agreement in text form that names the partner as third party ("Dritter", 38.
+# BImSchV § 5 Abs. 2) for a year is the terms of that year, agreed: the flow's upload and the
+# portal's resubmit record them per year with the text's version, the time and the channel.
+# The first such record counts (a later one under new texts does not move the agreement's date).
+AGREEMENT_KINDS = (Kind.TERMS, Kind.NEXT_YEAR_TERMS)
+
+
+def _agreements() -> Any:
+    return ConsentRecord.objects.filter(given=True, kind__in=AGREEMENT_KINDS).order_by("created_at", "pk")
+
+
+def third_party_agreement(*, user_id: int, year: int) -> ConsentRecord | None:
+    """The owner's first text-form agreement for the year, or None (a B2B upload records none:
+    the partner's contract with the fleet covers it)."""
+    return _agreements().filter(user_id=user_id, legislation_year=year).first()
+
+
+def third_party_agreement_dates(*, user_ids: set[int], year: int) -> dict[int, datetime.datetime]:
+    """When each of these owners first agreed in text form for the year (the authority's
+    package lists the date per vehicle)."""
+    rows = (
+        ConsentRecord.objects.filter(
+            given=True, kind__in=AGREEMENT_KINDS, user_id__in=user_ids, legislation_year=year
+        )
+        .values("user_id")
+        .annotate(first=Min("created_at"))
+    )
+    return {row["user_id"]: row["first"] for row in rows}
+
+
+def third_party_agreement_column(field: str, *, user: str, year: str) -> Subquery:
+    """One field of that first agreement as a subquery, for a query over applications (`user`
+    and `year` name the outer query's owner id and legislation year)."""
+    return Subquery(
+        _agreements().filter(user_id=OuterRef(user), legislation_year=OuterRef(year)).values(field)[:1]
+    )
+
+
+def third_party_agreement_out(record: ConsentRecord | None, *, year: int) -> dict[str, Any] | None:
+    """The agreement as the partner area shows it."""
+    if record is None:
+        return None
+    return {
+        "legislation_year": year,
+        "agreed_at": timezone.localtime(record.created_at).isoformat(),
+        "text_version": record.version,
+        "text": record.label,
+        "channel": record.channel,
+        "channel_label": record.get_channel_display(),
+    }

@@ -5,7 +5,12 @@ settings (RETENTION_*; see docs/privacy.md): unfinished registrations and billin
 applications, login codes, links and spent sessions, device data, scans a year after the
 payout, released originals (ORIGINAL_SCAN_RETENTION), inactive accounts (off by default),
 exports, erasure codes, and the payout records (pseudonymised ones of erased owners, and the
-settlement batches with their items) at the end of their legal period."""
+settlement batches with their items) at the end of their legal period.
+
+A vehicle's scans (and a refused application that holds them) stay at least three years after
+its year's submission to the authority (38. BImSchV § 7; the partner's longer
+`retention.scan_years_after_submission`, never shorter), whatever the other periods say; after
+that the payout and refusal rules delete them."""
 
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
 from operations.models import SettlementBatch
 from privacy.models import DataExport, ErasureRequest, RetainedPayout
-from quota.models import QuotaApplication, QuotaStatus
+from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from registrations.cleanup import scan_orphans_delete
 from registrations.models import BevRegistration, DeviceInfo
 from registrations.services import scan_originals_expire
@@ -49,6 +54,7 @@ REFUSED = (
 PAID_OUT = (QuotaStatus.PAID, QuotaStatus.COMPLETED)
 # An account is inactive only when none of its applications is still moving.
 FINISHED = REFUSED + PAID_OUT
+LEGAL_SCAN_YEARS = 3  # copies of the document after the submission (38. BImSchV § 7)
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,9 @@ class RetentionPeriods:
     scans_after_payout: timedelta
     original_scan: timedelta
     inactive_account: timedelta | None  # None: accounts are never erased for inactivity
+    # Years a vehicle's scans are kept after its year's submission to the authority (the law's
+    # 3, 38. BImSchV § 7, or the partner's longer period): no other period deletes them sooner.
+    scan_years_after_submission: int = 3
 
 
 def retention_periods(retention: Retention) -> RetentionPeriods:
@@ -87,7 +96,18 @@ def retention_periods(retention: Retention) -> RetentionPeriods:
             else timedelta(days=retention.original_scan_days)
         ),
         inactive_account=timedelta(days=inactive) if inactive else None,
+        scan_years_after_submission=max(
+            LEGAL_SCAN_YEARS, retention.scan_years_after_submission or LEGAL_SCAN_YEARS
+        ),
     )
+
+
+def years_before(moment: datetime, years: int) -> datetime:
+    """The same day and time that many years earlier (29 February: the 28th)."""
+    try:
+        return moment.replace(year=moment.year - years)
+    except ValueError:
+        return moment.replace(year=moment.year - years, day=28)
 
 
 def _inactive_accounts(cutoff: datetime) -> QuerySet[User]:
@@ -206,10 +226,17 @@ def retention_apply(*, schema_name: str) -> dict[str, int]:
     before = lambda period: now - period  # noqa: E731
     counts: Counter[str] = Counter()
     has_application = Exists(QuotaApplication.objects.filter(registration=OuterRef("pk")))
+    # Submitted to the authority within the scans' legal period: the vehicle's scans (and the
+    # application that holds them) stay, whatever the other periods say.
+    submitted_since = years_before(now, periods.scan_years_after_submission)
+    sent = StatusChange.objects.filter(status=QuotaStatus.SENT_TO_UBA, created_at__gte=submitted_since)
+    submitted_lately = Exists(sent.filter(application__registration=OuterRef("pk")))
 
     # Refused applications, then registrations left with none
     counts["refused applications"] = _batched(
-        QuotaApplication.objects.filter(status__in=REFUSED, updated_at__lt=before(periods.refused)),
+        QuotaApplication.objects.filter(status__in=REFUSED, updated_at__lt=before(periods.refused)).exclude(
+            Exists(sent.filter(application=OuterRef("pk")))
+        ),
         _rows(QuotaApplication),
     )
     # Registrations and billing data never finished (no application), and those just emptied
@@ -232,6 +259,7 @@ def retention_apply(*, schema_name: str) -> dict[str, int]:
         )
         .annotate(last_move=Max("quota_applications__updated_at"))
         .filter(last_move__lt=before(periods.scans_after_payout))
+        .exclude(submitted_lately)
     )
     counts["scans after payout"] = _batched(paid_long_ago, _scans_delete)
     counts["released originals"] = _originals_expire(now, periods.original_scan)

@@ -10,6 +10,7 @@ from ninja_jwt.token_blacklist.models import OutstandingToken
 from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
 from privacy.consents import consent_list
+from privacy.inventory import owner_records
 from quota.models import AdvertisementClick, QuotaApplication, StatusChange
 from registrations.models import BevRegistration, DeviceInfo
 
@@ -148,6 +149,8 @@ def owner_data(*, user: User) -> dict[str, Any]:
         "history": {"logins": logins, "advertisement_clicks": clicks},
         "consents": consents,
         "devices": devices,
+        # every column of every table that holds this owner's data (privacy.inventory), as stored
+        "records": owner_records(user),
     }
 
 

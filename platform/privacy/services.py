@@ -24,7 +24,7 @@ from ninja_jwt.token_blacklist.models import OutstandingToken
 from accounts.mails import mail_secret_seal
 from accounts.models import LoginCode, LoginLink, User, canonical_name
 from billing.models import Client
-from privacy import errors
+from privacy import errors, inventory
 from privacy.errors import PrivacyError
 from privacy.models import ConsentRecord, DataExport, ErasureRequest, RetainedPayout
 from privacy.selectors import owner_data, owner_scans
@@ -166,11 +166,17 @@ def erasure_confirm(*, partner: Partner, user: User, code: str) -> dict[str, int
     active = ErasureRequest.objects.filter(user=user, expires_at__gt=now).order_by("-created_at").first()
     if active is None:
         raise PrivacyError(errors.ERASURE_CODE_INVALID)
-    if active.attempts >= settings.PRIVACY_ERASURE_CODE_MAX_ATTEMPTS:
+    limit = settings.PRIVACY_ERASURE_CODE_MAX_ATTEMPTS
+    # The attempt is counted before the code is looked at, in one conditional UPDATE (atomic in
+    # the database): however many tries arrive at once, at most `limit` are evaluated.
+    counted = ErasureRequest.objects.filter(pk=active.pk, attempts__lt=limit).update(
+        attempts=F("attempts") + 1
+    )
+    if not counted:
         raise PrivacyError(errors.ERASURE_TOO_MANY_ATTEMPTS, status=429)
     if not (code.isdigit() and hmac.compare_digest(active.code_hash, _digest(f"{user.pk}:{code}"))):
-        ErasureRequest.objects.filter(pk=active.pk).update(attempts=F("attempts") + 1)
-        if active.attempts + 1 >= settings.PRIVACY_ERASURE_CODE_MAX_ATTEMPTS:
+        attempts = ErasureRequest.objects.filter(pk=active.pk).values_list("attempts", flat=True).first()
+        if attempts is None or attempts >= limit:
             raise PrivacyError(errors.ERASURE_TOO_MANY_ATTEMPTS, status=429)
         raise PrivacyError(errors.ERASURE_CODE_INVALID)
     return owner_erase(schema_name=partner.schema_name, user=user, actor="owner")
@@ -229,7 +235,9 @@ def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
                 retain_until=_retain_until(moved),
             )
             counts["payout records kept pseudonymised"] += 1
+        counts.update(_payout_documents_pseudonymise(locked, pseudonym))
         counts.update(_settlement_items_pseudonymise(locked, pseudonym))
+        counts.update(_traces_clear(locked))
         counts["applications"] = (
             QuotaApplication.objects.filter(registration__owner=locked)
             .delete()[1]
@@ -260,6 +268,25 @@ def owner_erase(*, schema_name: str, user: User, actor: str) -> dict[str, int]:
         ", ".join(f"{name} {count}" for name, count in sorted(counts.items())),
     )
     return dict(counts)
+
+
+def _traces_clear(owner: User) -> Counter[str]:
+    """What stays in rows that are not the owner's (privacy.inventory, "cleared"): a bulk
+    upload's items lose the owner's CSV row, file name and refusal details, their raw files go;
+    the audit log keeps that something changed and which field, not the owner's values."""
+    from operations.bulk import bulk_items_clear
+
+    counts: Counter[str] = Counter()
+    items = inventory.holding("operations.BulkUploadItem").queryset(owner)
+    stored = [path for path in items.values_list("stored_path", flat=True) if path]
+    counts["bulk upload items cleared"] = bulk_items_clear(items)
+    transaction.on_commit(lambda: _files_delete(stored))
+    for entry in inventory.holding("staff.AuditEntry").queryset(owner).select_for_update():
+        entry.before = inventory.audit_values_drop(entry.before)
+        entry.after = inventory.audit_values_drop(entry.after)
+        entry.save(update_fields=["before", "after"])
+        counts["audit entries cleared of values"] += 1
+    return counts
 
 
 def _settlement_items_of(owner: User) -> QuerySet[Any]:
@@ -299,6 +326,46 @@ def _settlement_items_pseudonymise(owner: User, pseudonym: str) -> Counter[str]:
     ):
         entry.after = {**(entry.after or {}), "reason": ERASED_AUDIT_REASON}
         entry.save(update_fields=["after"])
+    return counts
+
+
+def _payout_documents_pseudonymise(owner: User, pseudonym: str) -> Counter[str]:
+    """The owner's payout documents (privacy.inventory, "pseudonymised") stay with their number:
+    the numbering is gap-free and the documents are kept for their legal period.
+
+    - A credit note (Gutschrift) is an invoice the partner issued in the owner's name (§ 14
+      Abs. 2 Satz 2 UStG): kept as issued, row and PDF, for the retention of invoices (§ 14b
+      UStG, § 147 AO). Only the links to the erased account and application go.
+    - A payout statement (Auszahlungsbeleg, a private owner's) is no invoice: the payment it
+      records stays in the pseudonymised settlement item. It keeps number, dates and amounts;
+      the owner's name and address are replaced by the keyed pseudonym, the VIN goes, and its
+      stored PDF (which prints the name) is deleted: it is made again from the row on request."""
+    from operations.document_models import DocumentKind, PayoutDocument
+
+    counts: Counter[str] = Counter()
+    documents = list(
+        inventory.holding("operations.PayoutDocument").queryset(owner).select_for_update(of=("self",))
+    )
+    files = []
+    for document in documents:
+        changed = ["owner", "application"]
+        document.owner, document.application = None, None
+        if document.kind == DocumentKind.PAYOUT_STATEMENT:
+            document.owner_data = json.dumps(
+                {"name": f"{inventory.ERASED_VALUE} ({pseudonym[:12]})", "country": "DE"}, ensure_ascii=False
+            )
+            document.vin = ""
+            if document.pdf_path:
+                files.append(document.pdf_path)
+            document.pdf_path = ""
+            changed += ["owner_data", "vin", "pdf_path"]
+            counts["payout statements pseudonymised"] += 1
+        else:
+            counts["credit notes kept (invoice retention)"] += 1
+        PayoutDocument.objects.filter(pk=document.pk).update(
+            **{name: getattr(document, name) for name in changed}
+        )
+    transaction.on_commit(lambda: _files_delete(files))
     return counts
 
 

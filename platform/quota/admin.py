@@ -24,7 +24,12 @@ from django_tenants.utils import schema_context
 from accounts.models import User
 from quota import catalogue
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
-from quota.services import QuotaError, quota_application_move, quota_applications_move
+from quota.services import (
+    QuotaError,
+    quota_application_move_by_hand,
+    quota_applications_move,
+    registry_conflict_notice,
+)
 from registrations.errors import CORRECTION_MESSAGES, CorrectionRefused
 from registrations.services import reading_fields, reading_value_parse, registration_field_correct
 from staff.audit import audit_record
@@ -51,6 +56,25 @@ def status_name(code: str) -> str:
     if info is None:
         return code
     return info.title("en" if (translation.get_language() or "de").startswith("en") else "de")
+
+
+def conflict_notice(application: QuotaApplication, status: str) -> str:
+    """The review's notice of a possible double registration, as the partner area's move
+    dialog shows it ('' when the move did not pass review or meets no other claim)."""
+    language = "en" if (translation.get_language() or "de").startswith("en") else "de"
+    return registry_conflict_notice(application_id=application.pk, status=status, language=language)
+
+
+def yes_no(value: bool | None) -> str:
+    return "—" if value is None else ("Ja" if value else "Nein")
+
+
+def german_day(value: str | None) -> str | None:
+    """A read date (ISO, as the reader stores it) as a German reader writes it; others as they are."""
+    if value and len(value) == 10 and value[4] == "-" and value[7] == "-":
+        year, month, day = value.split("-")
+        return f"{day}.{month}.{year}"
+    return value
 
 
 def status_choices() -> list[tuple[str, str]]:
@@ -93,6 +117,7 @@ class StatusChangeInline(admin.TabularInline):
 # The reader's fields by the form's code, as the back office reads them.
 FIELD_LABELS = {
     "E": "FIN",
+    "3": "Prüfziffer der FIN",
     "B": "Erstzulassung",
     "I": "Datum der Zulassung",
     "J": "Fahrzeugklasse",
@@ -147,10 +172,13 @@ class MoveForm(forms.ModelForm):
 
 
 class BulkMoveForm(forms.Form):
-    # The back office's moves only: the platform's (authority, double registration) are not offered.
+    # The back office's moves only: the platform's (authority, double registration) and the
+    # money states (settlement batches only) are not offered.
     status = forms.ChoiceField(
         choices=lambda: [
-            (code, name) for code, name in status_choices() if code not in catalogue.PLATFORM_MOVES
+            (code, name)
+            for code, name in status_choices()
+            if code not in catalogue.PLATFORM_MOVES and code not in catalogue.MONEY_STATES
         ],
         label="Neuer Status",
     )
@@ -180,7 +208,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
     readonly_fields = [
         "sequence", "legislation_year", "status_label", "owner_email", "client_name", "vehicle_class", "vin",
         "first_registration", "energy_code", "is_electric", "needs_review", "classifier_skipped", "scan",
-        "email_promotion_opt_in", "free_text", "created_at", "reading", "corrections",
+        "promotion_opt_in", "free_text", "created_at", "reading", "corrections",
     ]  # fmt: skip
     fieldsets = [
         (None, {"fields": ["sequence", "legislation_year", "status_label", "owner_email", "client_name"]}),
@@ -201,7 +229,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
         ),  # fmt: skip
         ("Gelesene Felder (Sicherheit, nicht gelesen, Korrekturen)", {"fields": ["reading", "corrections"]}),
         ("Feld korrigieren", {"fields": ["correct_field", "correct_value"]}),
-        ("Angaben", {"fields": ["email_promotion_opt_in", "free_text", "created_at"]}),
+        ("Angaben", {"fields": ["promotion_opt_in", "free_text", "created_at"]}),
         ("Status ändern", {"fields": ["move_to", "reason"]}),
     ]
 
@@ -237,23 +265,30 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
 
     @admin.display(description="Erstzulassung")
     def first_registration(self, obj: QuotaApplication) -> Any:
-        return obj.registration.first_registration
+        day = obj.registration.first_registration
+        return day.strftime("%d.%m.%Y") if day else "—"
 
     @admin.display(description="Energieträger (Feld 10)")
     def energy_code(self, obj: QuotaApplication) -> str:
         return obj.registration.energy_code
 
-    @admin.display(description="Elektrisch", boolean=True)
-    def is_electric(self, obj: QuotaApplication) -> bool | None:
-        return obj.registration.is_electric
+    # Ja/Nein as text: Django's boolean icons carry "True"/"False" as their alternative text.
+    @admin.display(description="Elektrisch")
+    def is_electric(self, obj: QuotaApplication) -> str:
+        return yes_no(obj.registration.is_electric)
 
-    @admin.display(description="Prüfen", boolean=True)
-    def needs_review(self, obj: QuotaApplication) -> bool:
-        return obj.registration.needs_review
+    @admin.display(description="Prüfen")
+    def needs_review(self, obj: QuotaApplication) -> str:
+        return yes_no(obj.registration.needs_review)
 
-    @admin.display(description="Dokumenten-Check übersprungen", boolean=True)
-    def classifier_skipped(self, obj: QuotaApplication) -> bool:
-        return obj.registration.classifier_skipped
+    @admin.display(description="Dokumenten-Check übersprungen")
+    def classifier_skipped(self, obj: QuotaApplication) -> str:
+        return yes_no(obj.registration.classifier_skipped)
+
+    # not the model field's name: Django would show the field itself, as an icon
+    @admin.display(description="Werbung per E-Mail erlaubt")
+    def promotion_opt_in(self, obj: QuotaApplication) -> str:
+        return yes_no(obj.email_promotion_opt_in)
 
     @admin.display(description="Gelesene Felder")
     def reading(self, obj: QuotaApplication) -> str:
@@ -264,7 +299,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
                 (
                     field["code"],
                     FIELD_LABELS[field["code"]],
-                    field["value"] or "—",
+                    german_day(field["value"]) or "—",
                     "—" if field["confidence"] is None else f"{round(field['confidence'] * 100)} %",
                     "nicht gelesen"
                     if field["unread"]
@@ -352,7 +387,7 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
         if not status:
             return
         try:
-            quota_application_move(
+            quota_application_move_by_hand(
                 application=obj,
                 status=status,
                 actor=_staff(request),
@@ -360,6 +395,10 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
             )
         except QuotaError as error:
             self.message_user(request, error.message, messages.ERROR)
+            return
+        notice = conflict_notice(obj, status)  # the review is where a registry conflict is told
+        if notice:
+            self.message_user(request, notice, messages.WARNING)
 
     @admin.action(description="Status der ausgewählten Anträge ändern …", permissions=["change"])
     def move_selected(
@@ -382,6 +421,12 @@ class QuotaApplicationAdmin(PartnerHostOnly, admin.ModelAdmin):  # type: ignore[
                     self.message_user(
                         request, f"Nr. {application.registration.sequence}: {why}", messages.WARNING
                     )
+                for application in moved:
+                    notice = conflict_notice(application, status)
+                    if notice:
+                        self.message_user(
+                            request, f"Nr. {application.registration.sequence}: {notice}", messages.WARNING
+                        )
                 return None
         context = {
             **self.admin_site.each_context(request),

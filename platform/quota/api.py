@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest, QueryDict
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from ninja import Query, Router, Schema, Status
 from pydantic import Field, ValidationError
 
@@ -14,10 +15,12 @@ from config.errors import FieldError
 from config.i18n import Language, request_language
 from config.text import CleanMultiline
 from quota import schemas, selectors, services
+from quota.amounts import fee_schedule
 from quota.models import QuotaApplication, QuotaStatus
 from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.models import Partner
+from tenants.quota_years import year_closed_message
 
 router = Router(tags=["portal"], auth=partner_auth)
 
@@ -50,7 +53,10 @@ class ListQuery(Schema):
     status: QuotaStatus | None = None
 
 
-@router.get("/end_user_portal/quota_applications/", response={200: dict, 400: dict, 401: dict})
+@router.get(
+    "/end_user_portal/quota_applications/",
+    response={200: schemas.ApplicationCardsOut, 400: dict, 401: dict},
+)
 def quota_application_list(request: HttpRequest, query: Query[ListQuery]) -> dict[str, Any]:
     partner = _partner(request)
     config = PartnerConfig.model_validate(partner.config)
@@ -63,11 +69,12 @@ def quota_application_list(request: HttpRequest, query: Query[ListQuery]) -> dic
         status=query.status,
     )
     language = request_language(request)
+    schedule = fee_schedule(config)  # the fee table once for every card
     return {
         "count": count,
         "results": [
             selectors.quota_application_item(
-                row, partner=partner, config=config, owner=owner, language=language
+                row, partner=partner, config=config, owner=owner, language=language, schedule=schedule
             )
             for row in rows
         ],
@@ -75,7 +82,8 @@ def quota_application_list(request: HttpRequest, query: Query[ListQuery]) -> dic
 
 
 @router.get(
-    "/end_user_portal/quota_applications/status_and_period_for_filters/", response={200: dict, 401: dict}
+    "/end_user_portal/quota_applications/status_and_period_for_filters/",
+    response={200: schemas.PortalFiltersOut, 401: dict},
 )
 def quota_application_filters(request: HttpRequest) -> dict[str, Any]:
     config = PartnerConfig.model_validate(_partner(request).config)
@@ -121,7 +129,7 @@ def _resubmit_form(request: HttpRequest, texts: dict[str, str]) -> ResubmitForm:
 
 @router.put(
     "/end_user_portal/quota_applications/{application_id}/duplicate_for_new_period/",
-    response={201: dict, 400: dict, 401: dict, 404: dict},
+    response={201: schemas.ApplicationCardOut, 400: dict, 401: dict, 404: dict},
     openapi_extra=schemas.RESUBMIT_BODY,
 )
 def quota_application_resubmit(request: HttpRequest, application_id: int) -> Any:
@@ -147,7 +155,10 @@ def quota_application_resubmit(request: HttpRequest, application_id: int) -> Any
         )
     except services.QuotaError as error:
         if error.code == services.YEAR_NOT_ALLOWED:
-            raise FieldError("period", texts["year"]) from None
+            # The year is closed on the calendar or not offered: say so and name the next open one.
+            raise FieldError(
+                "period", year_closed_message(form.period, timezone.localdate(), config)
+            ) from None
         return Status(400, {"detail": texts["vehicle"], "error_code": error.code})
     new = QuotaApplication.objects.select_related("registration", "client", "single_deal").get(pk=new.pk)
     item = selectors.quota_application_item(
@@ -160,7 +171,9 @@ class AdvertisementClickIn(Schema):
     partner_advertisement: int
 
 
-@router.post("/end_user_portal/advertisement_count/", response={201: dict, 400: dict, 401: dict})
+@router.post(
+    "/end_user_portal/advertisement_count/", response={201: schemas.CreatedOut, 400: dict, 401: dict}
+)
 def advertisement_count(request: HttpRequest, payload: AdvertisementClickIn) -> Any:
     advertisement = PartnerConfig.model_validate(_partner(request).config).partneradvertisement
     if not advertisement.enabled or advertisement.id != payload.partner_advertisement:

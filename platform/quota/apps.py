@@ -3,5 +3,5 @@ from django.apps import AppConfig
 
 class QuotaConfig(AppConfig):
     name = "quota"
-    verbose_name = "Quota applications"
+    verbose_name = "Anträge"
     default_auto_field = "django.db.models.BigAutoField"

@@ -207,13 +207,32 @@ RELEASES_VEHICLE: set[str] = {
 PLATFORM_MOVES: set[str] = {S.SENT_TO_UBA, S.ACCEPTED, S.REJECTED_BY_AUTHORITY, S.DOUBLE_REGISTRATION}
 
 
+# The money states (issue 46): an application in a settlement item. They are entered and left
+# only by the settlement services (operations.settlement: create batch, remove item, mark paid,
+# record failure, re-queue a failed payment), which keep the item and the application in step;
+# a generic move (partner API, Django admin) would pay an application twice or mark it paid
+# without a batch. `qa_to_pay` is the queue a batch takes from, not a money state: the back
+# office releases an accepted application to it. Closing a paid application (paid → completed)
+# moves no money and stays a back-office move.
+MONEY_STATES: set[str] = {S.TO_SETTLE, S.PAID, S.PAYMENT_FAILURE}
+CLOSING_MOVES: set[tuple[str, str]] = {(S.PAID, S.COMPLETED)}
+
+
+def is_money_move(origin: str, target: str) -> bool:
+    """A move into or out of a money state: the settlement services' alone."""
+    if (origin, target) in CLOSING_MOVES:
+        return False
+    return origin in MONEY_STATES or target in MONEY_STATES
+
+
 def allowed_moves(status: str) -> set[str]:
     return MOVES.get(status, set())
 
 
 def partner_moves(status: str) -> set[str]:
-    """What a partner's staff may do with an application in this status."""
-    return allowed_moves(status) - PLATFORM_MOVES
+    """What a partner's staff may do with an application in this status by hand: neither the
+    platform's moves nor the money moves (those are made by the settlement calls)."""
+    return {target for target in allowed_moves(status) - PLATFORM_MOVES if not is_money_move(status, target)}
 
 
 def ahead_of(status: str) -> list[str]:

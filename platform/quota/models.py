@@ -2,30 +2,35 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class QuotaStatus(models.TextChoices):
-    """The quota application states of spec/customer-portal.md section 4."""
+    """The quota application states of spec/customer-portal.md section 4, named as the status
+    catalogue's German titles (quota.catalogue; the admin and messages read these labels)."""
 
-    CREATED = "qa_created", "Created"
-    ENTERED = "qa_entered", "Entered"
-    PICKED_UP = "qa_picked_up", "Picked up"
-    SENT_TO_UBA = "qa_sent_to_uba", "Sent to UBA"
-    ACCEPTED = "qa_accepted", "Accepted by authority"
-    DOUBLE_REGISTRATION = "qa_double_registration", "Rejected: double registration"
-    COLOR_COPY_UNREADABLE = "qa_color_copy_unreadable", "Rejected: image unreadable"
-    NOT_AN_ELECTRIC_CAR = "qa_not_a_electric_car", "Rejected: not a BEV"
-    APPROVAL_DATE_IN_THE_FUTURE = "qa_approval_date_in_the_future", "Rejected: approval date in the future"
-    REJECTED_BY_PLATFORM = "qa_rejected_by_platform", "Rejected by platform"
-    TO_PAY = "qa_to_pay", "To pay"
-    PAID = "qa_paid", "Paid"
-    PAYMENT_FAILURE = "qa_payment_failure", "Payment failure"
-    COMPLETED = "qa_completed", "Completed"
+    CREATED = "qa_created", "Registrierung eingegangen"
+    ENTERED = "qa_entered", "Erfasst"
+    PICKED_UP = "qa_picked_up", "In Prüfung"
+    SENT_TO_UBA = "qa_sent_to_uba", "An das Umweltbundesamt übermittelt"
+    ACCEPTED = "qa_accepted", "Vom Umweltbundesamt bestätigt"
+    DOUBLE_REGISTRATION = "qa_double_registration", "Abgelehnt: Doppelte Registrierung"
+    COLOR_COPY_UNREADABLE = "qa_color_copy_unreadable", "Abgelehnt: Fahrzeugschein nicht lesbar"
+    NOT_AN_ELECTRIC_CAR = "qa_not_a_electric_car", "Abgelehnt: kein reines Elektrofahrzeug"
+    APPROVAL_DATE_IN_THE_FUTURE = (
+        "qa_approval_date_in_the_future",
+        "Abgelehnt: Zulassung liegt in der Zukunft",
+    )
+    REJECTED_BY_PLATFORM = "qa_rejected_by_platform", "Von der Plattform abgelehnt"
+    TO_PAY = "qa_to_pay", "Zur Auszahlung freigegeben"
+    PAID = "qa_paid", "Ausgezahlt"
+    PAYMENT_FAILURE = "qa_payment_failure", "Auszahlung fehlgeschlagen"
+    COMPLETED = "qa_completed", "Abgeschlossen"
     TEST = "qa_test", "Test"
-    MANUALLY_REJECTED = "qa_manually_rejected", "Manually rejected"
-    REJECTED_BY_AUTHORITY = "qa_rejected_by_authority", "Rejected by authority"
-    REJECTED_BY_PARTNER = "qa_rejected_by_partner", "Rejected by partner"
-    TO_SETTLE = "qa_to_settle", "To settle"
+    MANUALLY_REJECTED = "qa_manually_rejected", "Abgelehnt"
+    REJECTED_BY_AUTHORITY = "qa_rejected_by_authority", "Vom Umweltbundesamt abgelehnt"
+    REJECTED_BY_PARTNER = "qa_rejected_by_partner", "Vom Partner abgelehnt"
+    TO_SETTLE = "qa_to_settle", "Auszahlung in Vorbereitung"
 
 
 class QuotaApplication(models.Model):
@@ -35,10 +40,12 @@ class QuotaApplication(models.Model):
         "registrations.BevRegistration", on_delete=models.PROTECT, related_name="quota_applications"
     )
     client = models.ForeignKey("billing.Client", on_delete=models.PROTECT, related_name="quota_applications")
-    legislation_year = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=40, choices=QuotaStatus.choices, default=QuotaStatus.CREATED)
-    email_promotion_opt_in = models.BooleanField(default=False)
-    free_text = models.CharField(max_length=2000, blank=True)
+    legislation_year = models.PositiveSmallIntegerField("Quotenjahr")
+    status = models.CharField(
+        "Status", max_length=40, choices=QuotaStatus.choices, default=QuotaStatus.CREATED
+    )
+    email_promotion_opt_in = models.BooleanField("Werbung per E-Mail erlaubt", default=False)
+    free_text = models.CharField("Freitext", max_length=2000, blank=True)
     # Attribution (the flow's `?ref=` / `?deal=`, or staff): the partner area's operations.
     sub_partner = models.ForeignKey(
         "operations.SubPartner",
@@ -54,10 +61,12 @@ class QuotaApplication(models.Model):
         on_delete=models.PROTECT,
         related_name="quota_applications",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField("Angelegt am", auto_now_add=True)
+    updated_at = models.DateTimeField("Geändert am", auto_now=True)
 
     class Meta:
+        verbose_name = "Antrag"
+        verbose_name_plural = "Anträge"
         ordering = ["registration__sequence", "legislation_year"]
         constraints = [
             models.UniqueConstraint(
@@ -75,7 +84,7 @@ class QuotaApplication(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.registration} for {self.legislation_year}"
+        return f"{self.registration} für {self.legislation_year}"
 
 
 class ApplicationDayCount(models.Model):
@@ -123,16 +132,20 @@ class StatusChange(models.Model):
     """Every move of an application: the record the portal's timeline is built from."""
 
     application = models.ForeignKey(QuotaApplication, on_delete=models.CASCADE, related_name="status_changes")
-    status = models.CharField(max_length=40, choices=QuotaStatus.choices)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    reason = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField("Status", max_length=40, choices=QuotaStatus.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name="Wer"
+    )
+    reason = models.CharField("Begründung", max_length=500, blank=True)
+    created_at = models.DateTimeField("Zeitpunkt", auto_now_add=True)
 
     class Meta:
+        verbose_name = "Statuswechsel"
+        verbose_name_plural = "Statuswechsel"
         ordering = ["created_at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.application}: {self.status}"
+        return f"{self.application}: {self.get_status_display()}"
 
 
 class AdvertisementClick(models.Model):
@@ -147,3 +160,31 @@ class AdvertisementClick(models.Model):
 
     def __str__(self) -> str:
         return f"click on advertisement {self.advertisement_id}"
+
+
+class FeeTableVersion(models.Model):
+    """One version of the partner's fee table (issue 49): what an owner is paid per legislation
+    year and vehicle class. Never changed once written; a change is the next version. Version 0
+    is the table the platform set up in the partner's configuration (config.fees), kept when the
+    partner admin first saves its own. An application is priced by the version valid when it
+    was created, or, when that one had no price for its year and class, by the first later
+    version that had (quota.amounts.FeeSchedule)."""
+
+    number = models.PositiveIntegerField(unique=True)
+    # [{legislation_year, vehicle_class, private_payout, business_net, business_vat,
+    #   vat_percentage}] as quota.amounts.FeeTableRow validates them, amounts as strings.
+    rows = models.JSONField(default=list)
+    valid_from = models.DateTimeField()
+    created_at = models.DateTimeField(default=timezone.now)
+    # Kept when the user is deleted: the label still says who it was.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_by_label = models.CharField(max_length=300, blank=True, default="")
+    note = models.CharField(max_length=300, blank=True, default="")
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"fee table v{self.number}"

@@ -17,12 +17,23 @@ from ninja import Field, Query, Router, Schema, Status
 from config.i18n import request_language
 from config.text import CleanMultiline
 from operations import errors as ops_errors
+from operations.attribution import DEAL_CEILING
 from operations.errors import OperationsError
 from operations.models import SingleDeal
 from quota import partner_selectors as selectors
+from quota import review_selectors as review
 from quota.admin import _Echo, csv_cell, in_schema
 from quota.models import QuotaStatus
-from quota.partner_services import MAX_IDS, partner_applications_deal_assign, partner_applications_move
+from quota.partner_services import (
+    MAX_IDS,
+    deal_ceiling_refusals,
+    money_move_text,
+    money_moves_asked,
+    partner_applications_deal_assign,
+    partner_applications_move,
+)
+from quota.schemas import ApplicationDetailOut, PartnerFiltersOut
+from quota.services import MONEY_MOVE, registry_conflict_notice, vehicle_claims_move
 from registrations.errors import CorrectionRefused
 from registrations.services import registration_field_correct
 from staff.audit import audit_record
@@ -56,6 +67,11 @@ class ApplicationFilterQuery(Schema):
     created_from: datetime.date | None = None
     created_to: datetime.date | None = None
     q: str | None = Field(None, max_length=100, description="Registration number, VIN or owner name")
+    changed_since: datetime.datetime | None = Field(
+        None,
+        description="Only applications changed at or after this moment (ISO 8601; without offset: Berlin time)",
+    )
+    reference: str | None = Field(None, max_length=100, description="The partner's own reference (exact)")
 
     def filters(self) -> selectors.ApplicationFilters:
         return selectors.ApplicationFilters(
@@ -67,6 +83,12 @@ class ApplicationFilterQuery(Schema):
             created_from=self.created_from,
             created_to=self.created_to,
             q=" ".join((self.q or "").split()),
+            changed_since=(
+                timezone.make_aware(self.changed_since)
+                if self.changed_since is not None and timezone.is_naive(self.changed_since)
+                else self.changed_since
+            ),
+            reference=" ".join((self.reference or "").split()),
         )
 
 
@@ -96,6 +118,7 @@ class ApplicationRowOut(Schema):
     sub_partner: NamedRef | None
     single_deal: NamedRef | None
     fee_gross: str | None
+    reference: str = Field("", description="The partner's own reference (PUT .../reference/)")
 
 
 class ApplicationPageOut(Schema):
@@ -122,6 +145,9 @@ class MoveResultOut(Schema):
     ok: bool
     detail: str | None = None
     error_code: str | None = None
+    notice: str | None = Field(
+        None, description="Set after a move past review that found a possible double registration"
+    )
 
 
 class MovesOut(Schema):
@@ -144,13 +170,15 @@ def partner_application_list(request: HttpRequest, query: Query[ApplicationListQ
     }
 
 
-@router.get("/quota_applications/filters/", auth=staff_auth, response={200: dict[str, Any], **REFUSALS})
+@router.get("/quota_applications/filters/", auth=staff_auth, response={200: PartnerFiltersOut, **REFUSALS})
 def partner_application_filters(request: HttpRequest) -> Any:
     return selectors.application_filters(language=request_language(request))
 
 
 @router.get(
-    "/quota_applications/{int:application_id}/", auth=staff_auth, response={200: dict[str, Any], **REFUSALS}
+    "/quota_applications/{int:application_id}/",
+    auth=staff_auth,
+    response={200: ApplicationDetailOut, **REFUSALS},
 )
 def partner_application_detail(request: HttpRequest, application_id: int) -> Any:
     partner, config = _partner(request)
@@ -160,6 +188,81 @@ def partner_application_detail(request: HttpRequest, application_id: int) -> Any
     return selectors.application_detail(
         application, partner=partner, config=config, language=request_language(request)
     )
+
+
+ReviewCode = Literal[review.REVIEW_CODES]  # type: ignore[valid-type]
+
+
+class ReviewQuery(Schema):
+    page: int = Field(1, ge=1, le=100_000)
+    page_size: int = Field(25, ge=1, le=100)
+    field: ReviewCode | None = Field(None, description="Only this field code")  # type: ignore[valid-type]
+
+
+class ReviewFieldOut(Schema):
+    code: str
+    value: str | None
+    confidence: float | None
+    unread: bool
+    decided_by: str = Field(description="The reader's rule, or why it left the field unread; empty: none")
+    box: list[float] | None = Field(
+        description="[x0, y0, x1, y1] as shares of the display picture's width and height"
+    )
+
+
+class ReviewRowOut(Schema):
+    id: int
+    sequence: int
+    status: str
+    status_label: str
+    created_at: str
+    owner_name: str
+    vin: str
+    image_url: str = Field(description="The display copy (holder blacked out), token-bound")
+    fields: list[ReviewFieldOut]
+
+
+class ReviewPageOut(Schema):
+    count: int
+    page: int
+    page_size: int
+    results: list[ReviewRowOut]
+
+
+class ReviewReportRowOut(Schema):
+    code: str
+    rule: str
+    stored: int = Field(description="Registrations whose field this rule decided (or left unread)")
+    corrected: int = Field(description="Of those, how many the back office changed")
+    share: float | None
+
+
+class ReviewReportOut(Schema):
+    results: list[ReviewReportRowOut]
+
+
+@router.get("/quota_applications/review/", auth=staff_auth, response={200: ReviewPageOut, **REFUSALS})
+def partner_review_list(request: HttpRequest, query: Query[ReviewQuery]) -> Any:
+    """The applications whose fields the reader left unread or read unsure (confidence below
+    0.8), oldest first, each with those fields, their rule and their place on the picture."""
+    partner, _ = _partner(request)
+    found = review.review_page(
+        partner=partner,
+        language=request_language(request),
+        code=query.field,
+        page=query.page,
+        page_size=query.page_size,
+    )
+    return {"count": found.count, "page": query.page, "page_size": query.page_size, "results": found.results}
+
+
+@router.get(
+    "/quota_applications/review/report/", auth=staff_auth, response={200: ReviewReportOut, **REFUSALS}
+)
+def partner_review_report(request: HttpRequest) -> Any:
+    """Which field and which rule the back office corrects most."""
+    _partner(request)
+    return {"results": review.review_report()}
 
 
 class CorrectionIn(Schema):
@@ -172,7 +275,7 @@ class CorrectionIn(Schema):
 @router.post(
     "/quota_applications/{int:application_id}/corrections/",
     auth=writers,
-    response={200: dict[str, Any], 400: dict[str, Any], **REFUSALS},
+    response={200: ApplicationDetailOut, 400: dict[str, Any], **REFUSALS},
 )
 def partner_application_correct(request: HttpRequest, application_id: int, payload: CorrectionIn) -> Any:
     """The back office corrects one field the reader read: the reader's rules apply, the
@@ -197,6 +300,9 @@ def partner_application_correct(request: HttpRequest, application_id: int, paylo
                 before={"field": correction.code, "value": correction.before},
                 after={"field": correction.code, "value": correction.after},
             )  # fmt: skip
+            # the VIN, its field 3 or the make (what decides whether the VIN may claim) changed
+            if correction.code in {"E", "3", "D.1"} and correction.before != correction.after:
+                vehicle_claims_move(registration=application.registration)
     except CorrectionRefused as refused:
         return Status(400, refused.body(language))
     return selectors.application_detail(application, partner=partner, config=config, language=language)
@@ -217,11 +323,37 @@ def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
             deal = SingleDeal.objects.filter(pk=payload.single_deal).first()
             if deal is None:
                 raise OperationsError(ops_errors.DEAL_UNKNOWN, field="single_deal")
+            # The deal's price per vehicle within the platform's ceiling of each vehicle's class
+            # and year (issue 46): refused whole, before anything is assigned.
+            above = deal_ceiling_refusals(deal=deal, ids=payload.ids)
+            if above:
+                return Status(
+                    400,
+                    {
+                        "single_deal": {
+                            "error_code": DEAL_CEILING,
+                            "message": above[0]["detail"],
+                            "details": {"ids": [row["id"] for row in above], "applications": above},
+                        }
+                    },
+                )
         results = partner_applications_deal_assign(
             member=member, ids=payload.ids, single_deal=deal, language=language
         )
     else:
         assert payload.status is not None
+        # Money states are the settlement batches' alone (issue 46): refused whole, for every
+        # role, before anything moves.
+        money = money_moves_asked(ids=payload.ids, status=str(payload.status))
+        if money:
+            return Status(
+                400,
+                {
+                    "detail": money_move_text(language),
+                    "error_code": MONEY_MOVE,
+                    "ids": money,
+                },
+            )
         results = partner_applications_move(
             member=member,
             ids=payload.ids,
@@ -229,6 +361,13 @@ def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
             reason=payload.reason,
             language=language,
         )
+        for result in results:  # the review is where a partner learns of a registry conflict
+            if result.get("ok"):
+                notice = registry_conflict_notice(
+                    application_id=result["id"], status=str(payload.status), language=language
+                )
+                if notice:
+                    result["notice"] = notice
     return {"results": results}
 
 

@@ -22,9 +22,14 @@ from psycopg import ClientCursor
 
 from accounts.models import User
 from billing.models import Client
+from common.tables import Column, csv_row, headers
 from config.i18n import Language
+from integrations.models import ApplicationReference
 from operations.models import SingleDeal, SubPartner
+from privacy.consents import third_party_agreement, third_party_agreement_column, third_party_agreement_out
+from privacy.models import ConsentRecord
 from quota import catalogue
+from quota.amounts import application_amounts, fee_schedule, payout_amounts, vat_liable
 from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, StatusChange
 from registrations.files import scan_url
 from registrations.models import BevRegistration, FieldCorrection
@@ -56,6 +61,9 @@ class ApplicationFilters:
     created_from: datetime.date | None = None
     created_to: datetime.date | None = None
     q: str = ""
+    # the partner API (issue 49): changed at or after this moment; the partner's own reference
+    changed_since: datetime.datetime | None = None
+    reference: str = ""
 
 
 def _day_start(day: datetime.date) -> datetime.datetime:
@@ -87,6 +95,10 @@ def applications_filtered(filters: ApplicationFilters) -> QuerySet[QuotaApplicat
         )
     if filters.q:
         applications = applications.filter(_search(filters.q))
+    if filters.changed_since is not None:
+        applications = applications.filter(updated_at__gte=filters.changed_since)
+    if filters.reference:
+        applications = applications.filter(partner_reference__reference=filters.reference)
     return applications
 
 
@@ -133,12 +145,15 @@ ORDER_SQL: dict[str, tuple[str, ...]] = {
 # their tables doubled the planning time of the page.
 ROW_SQL = (
     "a.id, a.legislation_year, a.status, a.created_at, a.updated_at, r.sequence, r.vin, r.vehicle_class,"  # noqa: S608
-    " c.first_name, c.last_name, c.name_of_business, c.vehicle_owner_type, a.sub_partner_id, a.single_deal_id,"
+    " c.first_name, c.last_name, c.name_of_business, c.vehicle_owner_type, c.is_vat_mandatory,"
+    " a.sub_partner_id, a.single_deal_id,"
     f" (SELECT s.name FROM {SubPartner._meta.db_table} s WHERE s.id = a.sub_partner_id),"
     f" (SELECT d.name FROM {SingleDeal._meta.db_table} d WHERE d.id = a.single_deal_id),"
-    # SingleDeal.price_gross (ROUND_HALF_UP: PostgreSQL rounds numeric halves away from zero)
-    f" (SELECT round(d.price_net * (1 + d.vat_percent / 100), 2) FROM {SingleDeal._meta.db_table} d"
-    " WHERE d.id = a.single_deal_id)"
+    # The deal's price; what the owner is paid of it is quota.amounts' (VAT only if liable).
+    f" (SELECT ARRAY[d.price_net, d.vat_percent] FROM {SingleDeal._meta.db_table} d"
+    " WHERE d.id = a.single_deal_id),"
+    # the partner's own reference (integrations, issue 49)
+    f" (SELECT x.reference FROM {ApplicationReference._meta.db_table} x WHERE x.application_id = a.id)"
 )
 PAGE_FROM = (
     f" FROM {QuotaApplication._meta.db_table} a"
@@ -199,8 +214,8 @@ def _rollup_count(filters: ApplicationFilters) -> tuple[str, list[Any]] | None:
     database keeps (quota.models.ApplicationCount: a few hundred rows; with a date range
     ApplicationDayCount, whose day is the same local calendar day as the filter's). The same
     conditions as applications_filtered; tests/quota/test_partner_applications.py compares."""
-    if filters.q:
-        return None
+    if filters.q or filters.changed_since is not None or filters.reference:
+        return None  # not in the rollups: counted like a search
     where: list[str] = []
     params: list[Any] = []
     table = ApplicationCount._meta.db_table
@@ -294,21 +309,23 @@ def application_rows(
     """The page's rows as the list shows them (the same fields as application_row), with the
     labels and the fee table looked up once per page, not once per row."""
     labels = {code: info.title(language) for code, info in catalogue.CATALOGUE.items()}
-    fees = {
-        (row.legislation_year, row.vehicle_class): (row.client_fee * (1 + row.vat_percentage / 100)).quantize(
-            CENT, rounding=ROUND_HALF_UP
-        )
-        for row in config.fees
-    }
     localtime = timezone.localtime
+    schedule = fee_schedule(config)  # every version of the fee table, once for the page
     out = []
     for (
         pk, year, status, created, updated, sequence, vin, vehicle_class, first, last, business, owner_type,
-        sub_partner_id, deal_id, sub_partner_name, deal_name, deal_gross,
+        vat_mandatory, sub_partner_id, deal_id, sub_partner_name, deal_name, deal_price, reference,
     ) in page.rows:  # fmt: skip
         vehicle_type = vehicle_class or "M1"
         name = f"{first} {last}".strip()
-        gross = deal_gross if deal_id is not None else fees.get((year, vehicle_type))
+        # What this owner is paid (quota.amounts): the portal card and the batch show the same.
+        amounts = payout_amounts(
+            config=config, year=year, vehicle_class=vehicle_type, liable=vat_liable(owner_type, vat_mandatory),
+            deal_net=deal_price[0] if deal_id is not None else None,
+            deal_vat_percent=deal_price[1] if deal_id is not None else None,
+            schedule=schedule, business=owner_type == "business", priced_at=created,
+        )  # fmt: skip
+        gross = amounts.gross if amounts else None
         out.append(
             {
                 "id": pk,
@@ -327,6 +344,7 @@ def application_rows(
                 else None,
                 "single_deal": {"id": deal_id, "name": deal_name} if deal_id is not None else None,
                 "fee_gross": _money(gross),
+                "reference": reference or "",
             }
         )
     return out
@@ -337,14 +355,9 @@ def _money(value: Decimal | None) -> str | None:
 
 
 def fee_gross(application: QuotaApplication, config: PartnerConfig) -> Decimal | None:
-    """What the owner is paid, VAT included: the single deal's price, else the fee table's."""
-    if application.single_deal_id is not None:
-        return application.single_deal.price_gross  # type: ignore[union-attr]
-    vehicle_class = application.registration.vehicle_type
-    for row in config.fees:
-        if row.legislation_year == application.legislation_year and row.vehicle_class == vehicle_class:
-            return (row.client_fee * (1 + row.vat_percentage / 100)).quantize(CENT, rounding=ROUND_HALF_UP)
-    return None
+    """What the owner is paid (quota.amounts): VAT only for a VAT-liable business."""
+    amounts = application_amounts(application, config)
+    return amounts.gross if amounts else None
 
 
 def owner_name(application: QuotaApplication) -> str:
@@ -424,12 +437,27 @@ def application_detail(
             # each field with its confidence, unread flag and source (reader or correction)
             "fields": reading_fields(registration),
             "unread": list(registration.unread),
+            # per code the reader's rule that decided it (or why it was left unread), and where
+            # the value lies on the display picture ([x0, y0, x1, y1], shares of its size)
+            "decided_by": {str(code): str(rule) for code, rule in registration.decided_by.items()},
+            "field_boxes": {
+                str(code): [float(v) for v in box]
+                for code, box in registration.field_boxes.items()
+                if isinstance(box, list) and len(box) == 4
+            },
+            "check_digit": registration.check_digit,
+            "holder_name": registration.holder_name,
+            "holder_first_names": registration.holder_first_names,
+            # the holder on the document against the billing name (registrations.eligibility):
+            # true differs (leasing, company: review), false the same, null not compared
+            "holder_mismatch": registration.holder_mismatch,
             "corrections": [
                 {
                     "code": correction.code,
                     "before": correction.before,
                     "after": correction.after,
                     "actor": correction.actor_name,
+                    "rule": correction.rule,
                     "created_at": timezone.localtime(correction.created_at).isoformat(),
                 }
                 for correction in FieldCorrection.objects.filter(registration=registration).order_by(
@@ -453,6 +481,12 @@ def application_detail(
             "partner_variable": client.partner_variable,
             "campaign": client.campaign,
         },
+        # the owner's text-form agreement naming the partner as third party for this year
+        # (38. BImSchV § 5 Abs. 2; privacy.consents): when, which text version, which channel
+        "agreement": third_party_agreement_out(
+            third_party_agreement(user_id=registration.owner_id, year=application.legislation_year),
+            year=application.legislation_year,
+        ),
         "history": [
             {
                 "status": change.status,
@@ -498,20 +532,39 @@ def application_filters(*, language: Language) -> dict[str, Any]:
     }
 
 
-CSV_HEADER = [
-    "Nummer", "Quotenjahr", "Status", "Angelegt", "Geändert", "Vorname", "Nachname", "Firma", "Haltertyp",
-    "E-Mail", "FIN", "Fahrzeugklasse", "Erstzulassung", "Unterpartner", "Anteil Unterpartner (%)",
-    "Einzelvertrag", "Prämie brutto (EUR)", "Kampagne", "Partnervariable",
+# The export's columns, once for the CSV and the XLSX (common.tables): German headers and kinds.
+APPLICATION_COLUMNS = [
+    Column("Nummer", "int"), Column("Quotenjahr", "int"), Column("Status"), Column("Angelegt", "datetime"),
+    Column("Geändert", "datetime"), Column("Vorname"), Column("Nachname"), Column("Firma"), Column("Haltertyp"),
+    Column("E-Mail"), Column("FIN"), Column("Fahrzeugklasse"), Column("Erstzulassung", "date"),
+    Column("Unterpartner"), Column("Anteil Unterpartner (%)", "decimal", csv_format=lambda v: _german_money(v)),
+    Column("Einzelvertrag"), Column("Prämie brutto (EUR)", "money", csv_format=lambda v: _german_money(v)),
+    Column("Kampagne"), Column("Partnervariable"),
+    # the text-form agreement naming the partner as third party for the year (38. BImSchV § 5)
+    Column("Vereinbarung Dritter (Datum)", "date"), Column("Vereinbarung Dritter (Uhrzeit)", "time"),
+    Column("Vereinbarung Dritter (Textversion)"), Column("Vereinbarung Dritter (Kanal)"),
 ]  # fmt: skip
+CSV_HEADER = headers(APPLICATION_COLUMNS)
+CHANNELS = dict(ConsentRecord.Channel.choices)
 OWNER_TYPES = {"private": "Privat", "business": "Gewerblich"}
 # What the export reads, in one query (no encrypted column: nothing to decrypt per row).
 CSV_COLUMNS = (
     "registration__sequence", "legislation_year", "status", "created_at", "updated_at", "client__first_name",
-    "client__last_name", "client__name_of_business", "client__vehicle_owner_type", "registration__owner__email",
+    "client__last_name", "client__name_of_business", "client__vehicle_owner_type", "client__is_vat_mandatory",
+    "registration__owner__email",
     "registration__vin", "registration__vehicle_class", "registration__first_registration", "sub_partner__name",
     "sub_partner__fee_share_percent", "single_deal__name", "single_deal__price_net", "single_deal__vat_percent",
-    "client__campaign", "client__partner_variable",
+    "client__campaign", "client__partner_variable", "agreed_at", "agreement_version", "agreement_channel",
 )  # fmt: skip
+# The first text-form agreement of the owner for the application's year, in the same query.
+AGREEMENT_COLUMNS = {
+    name: third_party_agreement_column(field, user="registration__owner_id", year="legislation_year")
+    for name, field in (
+        ("agreed_at", "created_at"),
+        ("agreement_version", "version"),
+        ("agreement_channel", "channel"),
+    )
+}
 
 
 def _german_money(value: Decimal | None) -> str:
@@ -519,30 +572,40 @@ def _german_money(value: Decimal | None) -> str:
 
 
 def application_csv_rows(filters: ApplicationFilters, *, config: PartnerConfig) -> Iterator[list[Any]]:
-    """Every application of the filter, oldest first, as the export's rows: read through a
-    server-side cursor in chunks, so 100,000 rows never sit in memory at once."""
-    fee_table = {
-        (row.legislation_year, row.vehicle_class): (row.client_fee * (1 + row.vat_percentage / 100)).quantize(
-            CENT, rounding=ROUND_HALF_UP
-        )
-        for row in config.fees
-    }
+    """The export's rows in the CSV's German text."""
+    for row in application_export_rows(filters, config=config):
+        yield csv_row(APPLICATION_COLUMNS, row)
+
+
+def application_export_rows(filters: ApplicationFilters, *, config: PartnerConfig) -> Iterator[list[Any]]:
+    """Every application of the filter, oldest first, as the export's typed rows (dates,
+    Decimals: APPLICATION_COLUMNS): read through a server-side cursor in chunks, so 100,000 rows
+    never sit in memory at once."""
     labels = {code: info.title("de") for code, info in catalogue.CATALOGUE.items()}
-    rows = applications_filtered(filters).order_by("created_at", "pk").values_list(*CSV_COLUMNS)
+    schedule = fee_schedule(config)  # every version of the fee table, once for the export
+    rows = (
+        applications_filtered(filters)
+        .annotate(**AGREEMENT_COLUMNS)
+        .order_by("created_at", "pk")
+        .values_list(*CSV_COLUMNS)
+    )
     for (
-        sequence, year, status, created, updated, first, last, business, owner_type, email, vin, vehicle_class,
-        first_registration, sub_partner, share, deal, deal_net, deal_vat, campaign, partner_variable,
+        sequence, year, status, created, updated, first, last, business, owner_type, vat_mandatory, email, vin,
+        vehicle_class, first_registration, sub_partner, share, deal, deal_net, deal_vat, campaign, partner_variable,
+        agreed_at, agreement_version, agreement_channel,
     ) in rows.iterator(chunk_size=2000):  # fmt: skip
-        if deal_net is not None:
-            gross = (deal_net * (1 + deal_vat / 100)).quantize(CENT, rounding=ROUND_HALF_UP)
-        else:
-            gross = fee_table.get((year, vehicle_class or "M1"))
+        # What this owner is paid (quota.amounts), as in the list and the batch.
+        amounts = payout_amounts(
+            config=config, year=year, vehicle_class=vehicle_class or "M1",
+            liable=vat_liable(owner_type, vat_mandatory), deal_net=deal_net, deal_vat_percent=deal_vat,
+            schedule=schedule, business=owner_type == "business", priced_at=created,
+        )  # fmt: skip
+        gross = amounts.gross if amounts else None
         yield [
-            sequence, year, labels.get(status, status),
-            timezone.localtime(created).strftime("%d.%m.%Y %H:%M"),
-            timezone.localtime(updated).strftime("%d.%m.%Y %H:%M"),
+            sequence, year, labels.get(status, status), created, updated,
             first, last, business, OWNER_TYPES.get(owner_type, owner_type), email, vin, vehicle_class or "M1",
-            first_registration.strftime("%d.%m.%Y") if first_registration else "",
-            sub_partner or "", _german_money(share) if sub_partner else "", deal or "", _german_money(gross),
+            first_registration, sub_partner or "", share if sub_partner else None, deal or "", gross,
             campaign, partner_variable,
+            timezone.localtime(agreed_at).date() if agreed_at else None, agreed_at,
+            agreement_version or "", CHANNELS.get(agreement_channel, agreement_channel or ""),
         ]  # fmt: skip

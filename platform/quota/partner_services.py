@@ -10,11 +10,17 @@ from django.db import transaction
 
 from config.i18n import Language
 from operations import errors as ops_errors
-from operations.attribution import single_deal_refusal
+from operations.attribution import single_deal_ceiling_refusal, single_deal_refusal
 from operations.models import SingleDeal
 from quota import catalogue
 from quota.models import QuotaApplication
-from quota.services import ILLEGAL_MOVE, QuotaError, quota_application_move
+from quota.services import (
+    ILLEGAL_MOVE,
+    MONEY_MOVE,
+    MONEY_MOVE_TEXT,
+    QuotaError,
+    quota_application_move_by_hand,
+)
 from staff.audit import audit_record
 from staff.models import StaffMember
 
@@ -35,7 +41,30 @@ def _refusal_text(error: QuotaError, *, current: str, status: str, language: Lan
             if language == "en"
             else "Diese Ablehnung braucht eine Begründung."
         )
+    if error.code == MONEY_MOVE:
+        return money_move_text(language)
     return error.message
+
+
+def money_moves_asked(*, ids: list[int], status: str) -> list[int]:
+    """The ids whose move to `status` would be a money move (catalogue.is_money_move): the
+    whole call is refused for them, before anything moves. Any id when the target itself is a
+    money state; out of a money state, the moves the catalogue has (the others it refuses per
+    id, as any move it does not know)."""
+    current = dict(QuotaApplication.objects.filter(pk__in=ids).values_list("pk", "status"))
+    return [
+        pk
+        for pk in dict.fromkeys(ids)
+        if status in catalogue.MONEY_STATES
+        or (
+            catalogue.is_money_move(current.get(pk, ""), status)
+            and status in catalogue.allowed_moves(current.get(pk, ""))
+        )
+    ]
+
+
+def money_move_text(language: Language) -> str:
+    return MONEY_MOVE_TEXT[1] if language == "en" else MONEY_MOVE_TEXT[0]
 
 
 def partner_applications_move(
@@ -58,7 +87,7 @@ def partner_applications_move(
                 raise QuotaError(ILLEGAL_MOVE, f"{application.status} → {status}: platform only.")
             with transaction.atomic():
                 before = QuotaApplication.objects.select_for_update().get(pk=pk).status
-                quota_application_move(
+                quota_application_move_by_hand(
                     application=application, status=status, actor=member.user, reason=reason
                 )
                 audit_record(
@@ -78,6 +107,33 @@ def partner_applications_move(
             continue
         results.append({"id": pk, "ok": True})
     return results
+
+
+def deal_ceiling_refusals(*, deal: SingleDeal, ids: list[int]) -> list[dict[str, Any]]:
+    """The asked applications whose vehicle class and year cap a payout below the deal's price
+    (tenants.payout_bounds): id, year, class and the message; empty when all are within."""
+    found = []
+    rows = (
+        QuotaApplication.objects.filter(pk__in=ids)
+        .select_related("registration")
+        .only("pk", "legislation_year", "registration__vehicle_class")
+        .order_by("pk")
+    )
+    for application in rows:
+        vehicle_class = application.registration.vehicle_type
+        message = single_deal_ceiling_refusal(
+            deal, year=application.legislation_year, vehicle_class=vehicle_class
+        )
+        if message is not None:
+            found.append(
+                {
+                    "id": application.pk,
+                    "legislation_year": application.legislation_year,
+                    "vehicle_class": vehicle_class,
+                    "detail": message,
+                }
+            )
+    return found
 
 
 def partner_applications_deal_assign(
@@ -101,7 +157,10 @@ def partner_applications_deal_assign(
                 continue
             if deal is not None:
                 refusal = single_deal_refusal(
-                    deal, year=application.legislation_year, registration_id=application.registration_id
+                    deal,
+                    year=application.legislation_year,
+                    registration_id=application.registration_id,
+                    vehicle_class=application.registration.vehicle_type,
                 )
                 if refusal is not None:
                     results.append({"id": pk, "ok": False, "error_code": refusal[0], "detail": refusal[1]})

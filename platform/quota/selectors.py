@@ -13,12 +13,14 @@ from django.utils import timezone
 from accounts.models import User
 from billing.models import Client
 from config.i18n import Language
+from operations.credit_notes import card_documents
 from quota import catalogue
+from quota.amounts import FeeSchedule, application_amounts, fee_schedule
 from quota.models import QuotaApplication, StatusChange
-from quota.services import allowed_registration_years
 from registrations.files import scan_url
-from tenants.config_schema import FeeRow, PartnerConfig
+from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
+from tenants.quota_years import allowed_registration_years
 
 CENT = Decimal("0.01")
 
@@ -48,7 +50,9 @@ def quota_application_list(
         # The card shows the stored masked IBAN: the IBAN and BIC themselves are not decrypted.
         .defer("client__account_iban", "client__account_bic")
         .prefetch_related(
-            Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk"))
+            Prefetch("status_changes", queryset=StatusChange.objects.order_by("created_at", "pk")),
+            # the card's credit notes and payout statements (operations.credit_notes)
+            "payout_documents",
         )
         .order_by("registration__sequence", "legislation_year", "pk")[start : start + page_size]
     )
@@ -112,11 +116,13 @@ def status_timeline(application: QuotaApplication, language: Language) -> list[d
     return entries
 
 
-def _fee(config: PartnerConfig, year: int, vehicle_class: str) -> FeeRow | None:
-    return next(
-        (row for row in config.fees if row.legislation_year == year and row.vehicle_class == vehicle_class),
-        None,
-    )
+def _next_fee(schedule: FeeSchedule, year: int, vehicle_class: str, *, business: bool) -> Decimal | None:
+    """The current fee table's price for a vehicle registered now (before VAT)."""
+    found = schedule.priced_by(year, vehicle_class, None)
+    if found is None:
+        return None
+    row = found[1]
+    return row.business_net if business else row.private_payout
 
 
 def _money(value: Decimal | None) -> str | None:
@@ -156,31 +162,27 @@ def quota_application_item(
     owner: User,
     language: Language,
     today: datetime.date | None = None,
+    schedule: FeeSchedule | None = None,
 ) -> dict[str, Any]:
-    """One card: the spec's registration item (spec/customer-portal.md section 3)."""
+    """One card: the spec's registration item (spec/customer-portal.md section 3). Pass the
+    fee table's `schedule` when building many cards."""
     registration = application.registration
     vehicle_class = registration.vehicle_type
-    fee = _fee(config, application.legislation_year, vehicle_class)
-    deal = application.single_deal if application.single_deal_id else None
-    if deal is not None:
-        # A single deal's price replaces the fee table for the vehicles it covers.
-        fee = FeeRow.model_construct(
-            legislation_year=application.legislation_year,
-            vehicle_class=vehicle_class,
-            client_fee=deal.price_net,
-            vat_percentage=deal.vat_percent,
-        )
+    schedule = schedule or fee_schedule(config)
+    # What this owner is paid (quota.amounts, as the settlement pays it): a private owner or a
+    # small business the net without VAT details, a VAT-liable business the net plus VAT.
+    amounts = application_amounts(application, config, schedule)
     vat_details = None
-    if fee is not None and config.display_vat:
-        vat_amount = (fee.client_fee * fee.vat_percentage / 100).quantize(CENT, rounding=ROUND_HALF_UP)
+    if amounts is not None and amounts.vat_percent:
         vat_details = {
-            "client_fee_after_vat": _money(fee.client_fee + vat_amount),
-            "vat_percentage": str(fee.vat_percentage.normalize()),
-            "vat_amount": _money(vat_amount),
+            "client_fee_after_vat": _money(amounts.gross),
+            "vat_percentage": str(amounts.vat_percent.normalize()),
+            "vat_amount": _money(amounts.vat),
         }
     next_year = (today or timezone.localdate()).year + 1
-    next_fee = _fee(config, next_year, vehicle_class)
-    next_fee_m1 = _fee(config, next_year, "M1")
+    business = application.client.vehicle_owner_type == "business"
+    next_fee = _next_fee(schedule, next_year, vehicle_class, business=business)
+    next_fee_m1 = _next_fee(schedule, next_year, "M1", business=business)
     client_data = {**_client(application.client), "email": owner.email}
     return {
         "id": application.pk,
@@ -188,12 +190,14 @@ def quota_application_item(
         "legislation_year": application.legislation_year,
         "status": application.status,
         "status_timeline": status_timeline(application, language),
-        "client_fee": _money(fee.client_fee) if fee else None,
-        "display_vat": config.display_vat,
+        "client_fee": _money(amounts.net) if amounts else None,
+        # The card shows the amount after VAT whenever VAT is paid (a deal's, too).
+        "display_vat": config.display_vat or vat_details is not None,
         "vat_details": vat_details,
-        "next_year_client_fee": _money(next_fee.client_fee) if next_fee else None,
+        "next_year_client_fee": _money(next_fee),
         "next_year_client_fee_year": next_year,
-        "next_year_client_fee_for_m1": _money(next_fee_m1.client_fee) if next_fee_m1 else None,
+        "next_year_client_fee_for_m1": _money(next_fee_m1),
+        "payout_documents": card_documents(application, partner=partner),
         "allowed_resubmit_years": [
             year for year in allowed_registration_years(config) if year not in _vehicle_years(application)
         ],

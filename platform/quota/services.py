@@ -20,13 +20,25 @@ from privacy.consents import consent_record_promotion, consents_record_terms
 from privacy.models import ConsentRecord
 from quota import catalogue
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
+from quota.owner_mails import owner_status_mail_schedule
+from registrations.eligibility import registration_holder_check
 from registrations.models import BevRegistration
+from registrations.vin import make_conflict
+from registrations.vin import valid as vin_valid
 from tenants.config_schema import PartnerConfig
+from tenants.quota_years import allowed_registration_years, year_closed_message
 
 VEHICLE_TAKEN = "QA001"  # this vehicle already has an application for that year
 ILLEGAL_MOVE = "QA002"  # the catalogue does not allow this move
 REASON_MISSING = "QA003"  # this rejection needs a reason
 YEAR_NOT_ALLOWED = "QA004"  # a year the partner does not offer
+MONEY_MOVE = "QA005"  # a money move (catalogue.is_money_move) asked of a generic move
+MONEY_MOVE_TEXT = (
+    "Auszahlungsstatus ändern nur die Abrechnungsläufe (Lauf anlegen, Position entfernen, "
+    "als bezahlt markieren, Fehlschlag erfassen, neue Bankverbindung).",
+    "Payout statuses are changed by settlement batches only (create a batch, remove an item, "
+    "mark paid, record a failure, correct the bank account).",
+)
 
 # What the owner reads on the card of a double registration: nothing of the other application.
 DOUBLE_REGISTRATION_REASON = (
@@ -42,19 +54,23 @@ class QuotaError(Exception):
         super().__init__(message)
 
 
-def allowed_registration_years(config: PartnerConfig, today: datetime.date | None = None) -> list[int]:
-    year = (today or timezone.localdate()).year
-    choices = config.qa_create_choices
-    return [y for y, on in ((year, choices.current_year), (year + 1, choices.next_year)) if on]
-
-
 def quota_applications_create(
     *, registration: BevRegistration, client: Client, config: PartnerConfig, actor: User | None
 ) -> list[QuotaApplication]:
-    years = registration.registration_years or allowed_registration_years(config)[:1]
+    today = timezone.localdate()
+    allowed = allowed_registration_years(config, today)
+    years = [year for year in registration.registration_years if year in allowed]
+    if registration.registration_years and not years:
+        # Chosen before a cut-off, billed after it: a year the authority will not take is not sold.
+        first = registration.registration_years[0]
+        raise QuotaError(YEAR_NOT_ALLOWED, year_closed_message(first, today, config))
+    years = years or allowed[:1]
     created = []
     attribution = client_attribution(client)
     with transaction.atomic():
+        # The holder on the document against the billing name: a mismatch goes to the review
+        # (registrations.eligibility), it is never refused (leasing, companies).
+        registration_holder_check(registration=registration, client=client)
         deal = attribution.single_deal
         if deal is not None:
             # The row lock serialises owners taking the deal's last places.
@@ -63,7 +79,10 @@ def quota_applications_create(
             # Past its cap or outside its years the deal is left out; the owner's flow goes on.
             with_deal = (
                 deal is not None
-                and single_deal_refusal(deal, year=year, registration_id=registration.pk) is None
+                and single_deal_refusal(
+                    deal, year=year, registration_id=registration.pk, vehicle_class=registration.vehicle_type
+                )
+                is None
             )
             application, is_new = QuotaApplication.objects.get_or_create(
                 registration=registration,
@@ -79,29 +98,105 @@ def quota_applications_create(
             )
             if is_new:
                 StatusChange.objects.create(application=application, status=QuotaStatus.CREATED, actor=actor)
-                application = vehicle_claim_or_reject(application=application, vin=registration.vin)
+                owner_status_mail_schedule(application=application, status=QuotaStatus.CREATED)
+                application = vehicle_claim_provisional(application=application, registration=registration)
                 created.append(application)
     return created
 
 
-def vehicle_claim_or_reject(*, application: QuotaApplication, vin: str) -> QuotaApplication:
-    """Claim the vehicle and year in the cross-partner registry (authority.registry); a vehicle
-    another application holds makes this one a double registration. Runs inside the caller's
-    transaction: a rolled-back creation leaves no claim."""
-    claim = registry.vehicle_claim(
-        vin=vin, legislation_year=application.legislation_year, application_id=application.pk
-    )
-    if claim is None or claim.won:
+# Why a VIN claims nothing although it is a VIN: its maker code names another make than D.1.
+# Stored as the rule of field E (registrations' decided_by): the review shows it beside the VIN.
+WMI_MISMATCH_RULE = "wmi_make_mismatch"
+
+# The moves that pass an application through the partner's review: its claim is confirmed.
+REVIEWED = frozenset({QuotaStatus.ENTERED, QuotaStatus.PICKED_UP})
+
+
+def _vin_flag_for_review(registration: BevRegistration) -> None:
+    """The VIN and D.1 disagree: each of the two the back office has not corrected yet goes to
+    the review queue (confidence 0) with the reason as its rule; where both were corrected, the
+    reason stays on E. Until a correction makes them agree, the VIN claims nothing."""
+    locked = BevRegistration.objects.select_for_update().get(pk=registration.pk)
+    flagged = [code for code in ("E", "D.1") if code not in locked.corrected]
+    locked.confidence = {**locked.confidence, **dict.fromkeys(flagged, 0.0)}
+    locked.decided_by = {**locked.decided_by, **dict.fromkeys(flagged or ["E"], WMI_MISMATCH_RULE)}
+    locked.needs_review = True
+    locked.save(update_fields=["confidence", "decided_by", "needs_review"])
+    for name in ("confidence", "decided_by", "needs_review"):
+        setattr(registration, name, getattr(locked, name))
+
+
+def vehicle_claim_provisional(
+    *, application: QuotaApplication, registration: BevRegistration, confirmed: bool = False
+) -> QuotaApplication:
+    """The application's provisional claim on its vehicle and year in the cross-partner registry
+    (authority.registry), inside the caller's transaction: a rolled-back creation leaves no
+    claim. It changes nothing the uploader sees: whether another partner has the vehicle is
+    decided at review and by the authority submission, never told in the upload's answer.
+
+    Only a VIN that passes its own checks claims (registrations.vin.valid: plausible, ISO check
+    digit where mandatory, field 3's KBA check digit where the document has it, and its maker
+    code against D.1 where both are known): a misread or made-up VIN neither takes a vehicle from
+    its owner nor is refused as somebody else's. A maker code that names another make than D.1
+    also flags the VIN for review, with the reason as its rule."""
+    vin = registry.vin_normalise(registration.vin)
+    if not vin_valid(vin, registration.check_digit or None):
         return application
-    registry.double_registration_record(
-        vin=vin, legislation_year=application.legislation_year, application_id=application.pk, claim=claim
+    if make_conflict(vin, registration.make):
+        _vin_flag_for_review(registration)
+        return application
+    registry.vehicle_claim(
+        vin=vin,
+        legislation_year=application.legislation_year,
+        application_id=application.pk,
+        confirmed=confirmed,
     )
-    return quota_application_move(
-        application=application,
-        status=QuotaStatus.DOUBLE_REGISTRATION,
-        actor=None,
-        reason=DOUBLE_REGISTRATION_REASON.format(year=application.legislation_year),
-    )
+    return application
+
+
+def vehicle_claims_move(*, registration: BevRegistration) -> list[QuotaApplication]:
+    """After a corrected VIN, field 3 or D.1: each application of the registration that may hold
+    a claim (not released, not spent at the authority, not a double registration) frees the old
+    VIN's claim and claims the new one, in the caller's transaction: the old vehicle is free and
+    the new one claimed in the same commit, never both or neither. An application past review
+    claims the new VIN confirmed (and meets its conflicts at once, as its review would)."""
+    moved = []
+    keep = catalogue.RELEASES_VEHICLE | registry.SPENT_STATUSES | {QuotaStatus.DOUBLE_REGISTRATION}
+    for application in (
+        QuotaApplication.objects.select_for_update()
+        .filter(registration=registration)
+        .exclude(status__in=keep)
+    ):
+        registry.vehicle_release(application_id=application.pk)
+        reviewed = application.status in REVIEWED
+        vehicle_claim_provisional(application=application, registration=registration, confirmed=reviewed)
+        if reviewed:
+            registry.vehicle_confirm(application_id=application.pk)
+        moved.append(application)
+    return moved
+
+
+# What the reviewing partner learns of a conflict, and only at review (issue 47): that there is
+# one and who decides it; nothing of the other partner or application.
+CONFLICT_NOTICE = (
+    "Mögliche Doppelregistrierung: Für dieses Fahrzeug liegt für {year} ein weiterer geprüfter "
+    "Antrag vor. Die Plattform entscheidet; es zählt die frühere Einreichung beim "
+    "Umweltbundesamt.",
+    "Possible double registration: another reviewed application exists for this vehicle for "
+    "{year}. The platform decides; the earlier submission to the Federal Environment Agency counts.",
+)
+
+
+def registry_conflict_notice(*, application_id: int, status: str, language: str = "de") -> str:
+    """The notice of the review's answer when the application's confirmed claim meets another
+    one ('' otherwise): given only for a move that passed review."""
+    if status not in REVIEWED:
+        return ""
+    conflicts = registry.open_conflicts(application_id=application_id)
+    if not conflicts:
+        return ""
+    text = CONFLICT_NOTICE[1] if language == "en" else CONFLICT_NOTICE[0]
+    return text.format(year=conflicts[0].legislation_year)
 
 
 def quota_application_move(
@@ -121,20 +216,44 @@ def quota_application_move(
         application.status = status
         application.save(update_fields=["status", "updated_at"])
         StatusChange.objects.create(application=application, status=status, actor=actor, reason=reason[:500])
+        owner_status_mail_schedule(application=application, status=status)  # on commit (quota.owner_mails)
         if status in catalogue.RELEASES_VEHICLE:
             registry.vehicle_release(application_id=application.pk)
+        elif status in REVIEWED:
+            # passed the partner's review: the claim counts from now on (authority.registry)
+            registry.vehicle_confirm(application_id=application.pk)
     return application
+
+
+def quota_application_move_by_hand(
+    *, application: QuotaApplication, status: str, actor: User | None, reason: str = ""
+) -> QuotaApplication:
+    """A move staff make by hand (partner API, Django admin): the catalogue's, but never a money
+    move (catalogue.MONEY_STATES): those belong to operations.settlement."""
+    with transaction.atomic():
+        current = (
+            QuotaApplication.objects.select_for_update()
+            .values_list("status", flat=True)
+            .get(pk=application.pk)
+        )
+        # A money move the catalogue has: the settlement's; one it lacks it refuses below (QA002).
+        if catalogue.is_money_move(current, status) and status in catalogue.allowed_moves(current):
+            raise QuotaError(MONEY_MOVE, MONEY_MOVE_TEXT[0])
+        return quota_application_move(application=application, status=status, actor=actor, reason=reason)
 
 
 def quota_applications_move(
     *, applications: Iterable[QuotaApplication], status: str, actor: User | None, reason: str = ""
 ) -> tuple[list[QuotaApplication], list[tuple[QuotaApplication, str]]]:
-    """Bulk move: each application on its own; the ones the catalogue refuses are reported."""
+    """Bulk move by hand: each application on its own; the ones the catalogue refuses (and
+    every money move) are reported."""
     moved, refused = [], []
     for application in applications:
         try:
             moved.append(
-                quota_application_move(application=application, status=status, actor=actor, reason=reason)
+                quota_application_move_by_hand(
+                    application=application, status=status, actor=actor, reason=reason
+                )
             )
         except QuotaError as error:
             refused.append((application, error.message))
@@ -169,7 +288,15 @@ def quota_application_resubmit(
         deal = None
         if application.single_deal_id is not None:
             deal = SingleDeal.objects.select_for_update().get(pk=application.single_deal_id)
-            if single_deal_refusal(deal, year=period, registration_id=registration.pk) is not None:
+            if (
+                single_deal_refusal(
+                    deal,
+                    year=period,
+                    registration_id=registration.pk,
+                    vehicle_class=registration.vehicle_type,
+                )
+                is not None
+            ):
                 deal = None
         try:
             with transaction.atomic():
@@ -186,7 +313,8 @@ def quota_application_resubmit(
         except IntegrityError:
             raise QuotaError(VEHICLE_TAKEN, "vehicle") from None
         StatusChange.objects.create(application=new, status=QuotaStatus.CREATED, actor=actor)
-        new = vehicle_claim_or_reject(application=new, vin=registration.vin)
+        owner_status_mail_schedule(application=new, status=QuotaStatus.CREATED)
+        new = vehicle_claim_provisional(application=new, registration=registration)
         # The dialog needs the year's terms and the privacy notice ticked (privacy.consents).
         owner = registration.owner
         consents_record_terms(user=owner, config=config, years=[period], channel=ConsentRecord.Channel.PORTAL)

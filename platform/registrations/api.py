@@ -12,15 +12,16 @@ from ninja import Router, Schema, Status
 from pydantic import Field
 
 from accounts.tokens import PartnerAccessToken, partner_auth
+from common.downloads import download_answer
 from config.client import client_ip
 from config.errors import FieldError
 from config.text import CleanText, form_text_check
-from quota.services import allowed_registration_years
 from registrations import errors, files, schemas, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
+from tenants.quota_years import allowed_registration_years, year_closed_message
 
 router = Router(tags=["registrations"])
 
@@ -36,7 +37,7 @@ def _login_session(request: HttpRequest) -> str:
     return str(token.get("session_start") or token.get("jti"))
 
 
-@router.get("/system_constraints/", auth=None)
+@router.get("/system_constraints/", auth=None, response=schemas.SystemConstraintsOut)
 def system_constraints(request: HttpRequest) -> dict[str, Any]:
     limits = services.scan_limits()
     return {
@@ -49,20 +50,25 @@ def system_constraints(request: HttpRequest) -> dict[str, Any]:
 def _years(raw: str, config: PartnerConfig, source: str) -> list[int]:
     if source == services.B2B_SOURCE:
         return []
-    allowed = allowed_registration_years(config)
+    today = timezone.localdate()
+    allowed = allowed_registration_years(config, today)
     try:
         years = sorted({int(part) for part in raw.split(",") if part.strip()})
     except ValueError:
         raise FieldError("registration_years", YEARS_INVALID) from None
-    if not years or any(year not in allowed for year in years):
+    if not years:
         raise FieldError("registration_years", YEARS_INVALID)
+    closed = [year for year in years if year not in allowed]
+    if closed:
+        # A year the calendar or the partner does not take today: the message names the next open one.
+        raise FieldError("registration_years", year_closed_message(closed[0], today, config))
     return years
 
 
 @router.post(
     "/bev_registrations/",
     auth=partner_auth,
-    response={201: list[dict[str, Any]], 400: dict, 413: dict, 429: dict, 503: dict},
+    response={201: list[schemas.RegistrationCreatedOut], 400: dict, 413: dict, 429: dict, 503: dict},
     openapi_extra=schemas.UPLOAD_BODY,
 )
 def bev_registration_create(request: HttpRequest) -> Any:
@@ -130,7 +136,11 @@ def bev_registration_create(request: HttpRequest) -> Any:
     )
 
 
-@router.post("/bev_registrations/{registration_id}/lock/", auth=partner_auth, response={200: dict, 404: dict})
+@router.post(
+    "/bev_registrations/{registration_id}/lock/",
+    auth=partner_auth,
+    response={200: schemas.RegistrationLockedOut, 404: dict},
+)
 def bev_registration_lock(request: HttpRequest, registration_id: int, update_related: bool = False) -> Any:
     registration = get_object_or_404(BevRegistration, pk=registration_id, owner=request.auth)  # type: ignore[attr-defined]
     registration = services.registration_lock(registration=registration)
@@ -138,7 +148,12 @@ def bev_registration_lock(request: HttpRequest, registration_id: int, update_rel
     return {"id": registration.pk, "sequence": registration.sequence, "locked_at": locked_at.isoformat()}
 
 
-@router.get("/bev_registrations/images/{token}/", auth=None, response={200: None, 404: dict})
+@router.get(
+    "/bev_registrations/images/{token}/",
+    auth=None,
+    response={200: None, 404: dict},
+    openapi_extra=download_answer("The redacted scan or its small version", "image/jpeg"),
+)
 def scan_image(request: HttpRequest, token: str) -> Any:
     """The redacted display copy or its small version, for the URL the owner's list handed out."""
     partner = request_partner(request)
@@ -174,7 +189,9 @@ class DeviceInfoIn(Schema):
     full_user_agent_string: CleanText = Field(default="", max_length=1000)
 
 
-@router.post("/fe_user_agent_data/", auth=partner_auth, response={201: dict, 404: dict})
+@router.post(
+    "/fe_user_agent_data/", auth=partner_auth, response={201: schemas.DeviceInfoCreatedOut, 404: dict}
+)
 def device_info_create(request: HttpRequest, payload: DeviceInfoIn) -> Any:
     registration = get_object_or_404(BevRegistration, pk=payload.registration, owner=request.auth)  # type: ignore[attr-defined]
     info = services.device_info_create(registration=registration, data=payload.dict(exclude={"registration"}))

@@ -12,6 +12,11 @@ UNSUPPORTED_TYPE = "IMGC004"  # not JPEG, PNG, WEBP, HEIC or PDF (by content, no
 FILE_TOO_LARGE = "IMGC005"  # over 10 MB
 DAMAGED = "IMGC006"  # claims a type but cannot be read (broken, encrypted or empty PDF)
 ILLEGIBLE = "IMGC007"  # a ZB I, but its printed values are too blurred or faint to read (reader.LEGIBLE)
+# A ZB I the reader read surely, of a vehicle that may not claim a quota (registrations.eligibility;
+# details name the value read). The German texts are the bundle's error.<code> (themes.texts).
+NOT_ELECTRIC = "IMGC008"  # field 10 not 0004: a combustion engine, hybrid or fuel cell; details.energy_code
+EXEMPT_CLASS = "IMGC009"  # registration-exempt L1e, L2e, L6e (no quota since 2023); details.vehicle_class
+CLASS_NOT_ELIGIBLE = "IMGC010"  # a class without credited energy (M2, O1-O4, ...); details.vehicle_class
 # Answered 429 {"detail", "error_code"} with Retry-After: too many uploads from this token's
 # owner or this client address in the window.
 UPLOAD_THROTTLED = "UPLOAD001"
@@ -43,6 +48,7 @@ CORRECTION_ENERGY = "READ007"  # not a code of the KBA list (0000-0040)
 CORRECTION_PLATE = "READ008"  # not a German registration plate
 CORRECTION_MAKER_KEY = "READ009"  # not four digits
 CORRECTION_TEXT = "READ010"  # too long or characters the form does not print
+CORRECTION_CHECK_DIGIT = "READ011"  # field 3: not a digit or X, or not the VIN's KBA check digit
 
 CORRECTION_MESSAGES: dict[str, tuple[str, str]] = {
     CORRECTION_FIELD: ("Dieses Feld gibt es nicht.", "There is no such field."),
@@ -78,6 +84,10 @@ CORRECTION_MESSAGES: dict[str, tuple[str, str]] = {
     CORRECTION_TEXT: (
         "Zu lang oder mit Zeichen, die der Fahrzeugschein nicht druckt.",
         "Too long, or characters the registration document does not print.",
+    ),
+    CORRECTION_CHECK_DIGIT: (
+        "Die Prüfziffer (Feld 3) ist eine Ziffer oder X und muss zur FIN passen.",
+        "The check digit (field 3) is a digit or X and must match the VIN.",
     ),
 }
 

@@ -14,15 +14,17 @@ SEQUENCE_NAME = "registrations_bev_sequence"
 
 class BevRegistration(models.Model):
     class Source(models.TextChoices):
-        B2C = "B2C-FE", "Consumer registration flow"
-        B2B = "b2b_fe", "B2B registration flow"
+        B2C = "B2C-FE", "Registrierung durch den Halter"
+        B2B = "b2b_fe", "Registrierung durch den Partner (B2B)"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="bev_registrations"
     )
     sequence = models.BigIntegerField(unique=True, editable=False)
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    source = models.CharField(max_length=10, choices=Source.choices, default=Source.B2C)
+    source = models.CharField(
+        "Weg der Registrierung", max_length=10, choices=Source.choices, default=Source.B2C
+    )
     registration_years = ArrayField(models.PositiveSmallIntegerField(), default=list, blank=True)
     # The original scan: kept only for the authority submission, then deleted
     # (services.scan_original_release; empty once deleted). Served by no URL.
@@ -31,7 +33,8 @@ class BevRegistration(models.Model):
     # and its small version: the only images the portal, the partner area and mails show.
     display_scan = models.CharField(max_length=300, blank=True)
     resized_image = models.CharField(max_length=300)
-    redaction = models.CharField(max_length=10, blank=True)  # boxes, pixelated; empty: not yet
+    # boxes (the holder panel blacked out), neutral (a card: the form not located); empty: not yet
+    redaction = models.CharField(max_length=10, blank=True)
     original_released_at = models.DateTimeField(null=True, blank=True)
     original_deleted_at = models.DateTimeField(null=True, blank=True)
     original_content_type = models.CharField(max_length=50)
@@ -50,13 +53,28 @@ class BevRegistration(models.Model):
     model = models.CharField(max_length=60, blank=True)  # D.3
     fuel = models.CharField(max_length=40, blank=True)  # P.3
     maker_key = models.CharField(max_length=4, blank=True)  # 2.1
+    check_digit = models.CharField(max_length=1, blank=True)  # field 3: the KBA check digit of E
+    # the holder as printed (C1.1 name or firm, C1.2 first names): compared with the billing
+    # name, listed in the authority's spreadsheet; personal data (privacy inventory)
+    holder_name = models.CharField(max_length=120, blank=True)
+    holder_first_names = models.CharField(max_length=120, blank=True)
+    # the holder compared with the billing name when the applications were made
+    # (registrations.eligibility): True differs (review: leasing, companies), False the same,
+    # None not compared (no holder read, no billing yet)
+    holder_mismatch = models.BooleanField(null=True, blank=True)
+    # per field code, the reader's rule that decided its value (registrations.reader)
+    decided_by = models.JSONField(default=dict, blank=True)
+    # per field code, where its value lies on the stored picture: [x0, y0, x1, y1] as shares of
+    # its width and height (the partner area's review shows the crop beside the value)
+    field_boxes = models.JSONField(default=dict, blank=True)
     # The reader's confidence per field code (0..1; 1.0 once the back office corrected it), the
     # codes it saw but could not validate (stored empty, flagged), and who corrected which code.
     confidence = models.JSONField(default=dict, blank=True)
     unread = ArrayField(models.CharField(max_length=5), default=list, blank=True)
     corrected = models.JSONField(default=dict, blank=True)  # code -> {"by": name, "at": iso}
-    # For the back office: the reader saw a non-electric energy code, or nothing to read.
-    needs_review = models.BooleanField(default=False)
+    # For the back office: the reader saw a non-electric energy code, or nothing to read, or the
+    # holder is not the billing name.
+    needs_review = models.BooleanField("Prüfung nötig", default=False)
     locked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -75,7 +93,7 @@ class BevRegistration(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"registration {self.sequence}"
+        return f"Registrierung {self.sequence}"
 
     @property
     def vehicle_type(self) -> str:
@@ -90,6 +108,9 @@ class FieldCorrection(models.Model):
     code = models.CharField(max_length=5)  # the form's field code: E, B, I, J, 10, P.3, D.1, D.3, A, 2.1
     before = models.CharField(max_length=60, blank=True)
     after = models.CharField(max_length=60)
+    # the reader's rule that had decided the field when it was corrected (decided_by; empty:
+    # none recorded): the review's report counts which rule fails most
+    rule = models.CharField(max_length=30, blank=True)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     actor_name = models.CharField(max_length=200)  # kept when the staff account goes
     created_at = models.DateTimeField(auto_now_add=True)

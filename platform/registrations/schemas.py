@@ -1,8 +1,11 @@
-"""Request shapes of the registration flow's calls that read their form by hand."""
+"""Shapes of the registration flow's calls: the scan upload's form (read by hand), the answers."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from ninja import Schema
+from pydantic import Field
 
 from registrations.models import BevRegistration
 
@@ -38,3 +41,35 @@ UPLOAD_BODY: dict[str, Any] = {
         },
     }
 }
+
+
+# ---------------------------------------------------------------- answers
+
+
+class ScanConstraintsOut(Schema):
+    min_size: int = Field(description="Width and height of a scan, in pixels, each at least")
+    max_pixels: int = Field(description="Width times height, at most")
+
+
+class RegistrationConstraintsOut(Schema):
+    zlb_scan_constraints: ScanConstraintsOut
+
+
+class SystemConstraintsOut(Schema):
+    bev_registration: RegistrationConstraintsOut
+
+
+class RegistrationCreatedOut(Schema):
+    id: int
+    sequence: int
+    uuid: str
+
+
+class RegistrationLockedOut(Schema):
+    id: int
+    sequence: int
+    locked_at: str
+
+
+class DeviceInfoCreatedOut(Schema):
+    id: int

@@ -21,10 +21,12 @@ from config import metrics
 from privacy.consents import consents_record_terms
 from privacy.models import ConsentRecord
 from registrations import errors
+from registrations.eligibility import eligibility_refusal
 from registrations.errors import FILE_TOO_LARGE, ScanRejected
 from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo, FieldCorrection
 from registrations.ocr_pool import CheckLimits, OcrBusy, scan_check_pooled
 from registrations.reader import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, Reading, vin_valid
+from registrations.vin import kba_check_ok
 from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
@@ -162,9 +164,15 @@ def registration_create(
         if refused:
             _classifier_refusal_record(partner=partner, owner=owner, login=login)
         raise ScanRejected(checked.rejected_code, checked.rejected_details)
-    metrics.SCAN_CHECK.labels(outcome="accepted").observe(checked.seconds)
     reading = checked.reading
     assert reading is not None
+    # Eligibility where the document is read: a vehicle the reader is sure may not claim a quota
+    # (not battery-electric, an exempt or other class) is refused before anything is stored.
+    ineligible = eligibility_refusal(reading)
+    if ineligible is not None:
+        metrics.SCAN_CHECK.labels(outcome="ineligible").observe(checked.seconds)
+        raise ineligible
+    metrics.SCAN_CHECK.labels(outcome="accepted").observe(checked.seconds)
     registration = BevRegistration(
         owner=owner,
         source=source,
@@ -219,6 +227,11 @@ def reading_values(reading: Reading) -> dict[str, Any]:
         "make": (reading.make or "")[:60],
         "model": (reading.model or "")[:60],
         "maker_key": reading.maker_key or "",
+        "check_digit": reading.check_digit or "",
+        "holder_name": (reading.holder_name or "")[:120],
+        "holder_first_names": (reading.holder_first_names or "")[:120],
+        "decided_by": dict(reading.decided_by),
+        "field_boxes": {code: list(box) for code, box in reading.boxes.items()},
         "confidence": {code: round(float(value), 2) for code, value in reading.confidence.items()},
         "unread": list(dict.fromkeys(reading.unread)),
         "needs_review": reading.needs_review,
@@ -292,6 +305,7 @@ def registration_lock(*, registration: BevRegistration) -> BevRegistration:
 # The reader's fields by the form's code: the model's attribute of each.
 READING_FIELDS: dict[str, str] = {
     "E": "vin",
+    "3": "check_digit",
     "B": "first_registration",
     "I": "registration_date",
     "J": "vehicle_class",
@@ -333,6 +347,13 @@ def reading_value_parse(registration: BevRegistration, code: str, raw: str) -> A
         if not vin_valid(vin)[0]:
             raise errors.CorrectionRefused(errors.CORRECTION_VIN)
         return vin
+    if code == "3":
+        # the KBA check digit of E: a digit or X, and the stored VIN's own where there is one
+        if not re.fullmatch(r"[0-9X]", upper) or (
+            registration.vin and not kba_check_ok(registration.vin, upper)
+        ):
+            raise errors.CorrectionRefused(errors.CORRECTION_CHECK_DIGIT)
+        return upper
     if code in ("B", "I"):
         day = _date_parse(value)
         today = timezone.localdate()
@@ -391,13 +412,16 @@ def registration_field_correct(
         locked.unread = [c for c in locked.unread if c != code]
         now = timezone.now()
         locked.corrected = {**locked.corrected, code: {"by": actor_name, "at": now.isoformat()}}
-        locked.needs_review = bool(locked.unread) or locked.is_electric is not True
+        locked.needs_review = (
+            bool(locked.unread) or locked.is_electric is not True or locked.holder_mismatch is True
+        )
         locked.save(update_fields=changed)
         correction = FieldCorrection.objects.create(
             registration=locked,
             code=code,
             before=before[:60],
             after=reading_display(new)[:60],
+            rule=str(locked.decided_by.get(code, ""))[:30],
             actor=actor,
             actor_name=actor_name[:200],
         )

@@ -7,13 +7,15 @@ the partner's schema) once a TOTP or backup code confirmed it (django-otp's otp_
 from __future__ import annotations
 
 import datetime
+import json
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import login as auth_login
 from django.contrib.auth import logout as auth_logout
-from django.http import HttpRequest
+from django.http import FileResponse, HttpRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -22,11 +24,21 @@ from django_otp.models import Device
 from ninja import Query, Router, Status
 
 from accounts.models import User
+from common.tables import XLSX_CONTENT_TYPE, Column, csv_file, xlsx_file
 from config.client import client_ip
 from config.i18n import request_language
 from staff import selectors, services
+from staff.audit import audit_record
 from staff.auth import bearer_refuse, csrf_require, partner_require, staff_auth, staff_role
-from staff.errors import CODE_THROTTLED, INVALID_DATE, INVITE_INVALID, LOGIN_EXPIRED, WRONG_CODE, StaffError
+from staff.errors import (
+    CODE_THROTTLED,
+    INVALID_DATE,
+    INVITE_INVALID,
+    LOGIN_EXPIRED,
+    NOT_FOUND,
+    WRONG_CODE,
+    StaffError,
+)
 from staff.models import AuditEntry, StaffInvite, StaffMember
 from staff.schemas import (
     AuditFilters,
@@ -38,6 +50,7 @@ from staff.schemas import (
     LoginIn,
     MemberOut,
     MeOut,
+    MePatchIn,
     PasswordIn,
     StaffInviteIn,
     StaffListOut,
@@ -46,6 +59,7 @@ from staff.schemas import (
     TokenIn,
     WaitOut,
 )
+from staff.sessions import staff_session_start
 from tenants.middleware import request_partner
 from tenants.models import Partner
 
@@ -76,6 +90,7 @@ def _me(member: StaffMember) -> dict[str, Any]:
         "name": member.name,
         "role": member.role,
         "language": member.language,
+        "digest_enabled": member.digest_enabled,
     }
 
 
@@ -119,13 +134,14 @@ def _finish(request: HttpRequest, user: User, device: Device) -> StaffMember:
     request.session.pop(PENDING, None)
     auth_login(request, user, backend=BACKEND)  # cycles the session and the CSRF token
     otp_login(request, device)
+    staff_session_start(request, user)
     return StaffMember.objects.select_related("user").get(user=user)
 
 
 # --- Auth -------------------------------------------------------------------------------------
 
 
-@router.get("/auth/csrf/", auth=None, response={204: None, 404: DetailOut})
+@router.get("/auth/csrf/", auth=None, response={204: None, 401: DetailOut, 404: DetailOut})
 def partner_csrf(request: HttpRequest) -> Any:
     """Sets the `csrftoken` cookie; its value goes into `X-CSRFToken` on every unsafe call."""
     bearer_refuse(request)
@@ -232,6 +248,13 @@ def partner_me(request: HttpRequest) -> Any:
     return _me(request.auth)  # type: ignore[attr-defined]
 
 
+@router.patch("/me/", auth=staff_auth, response={200: MeOut, **REFUSALS})
+def partner_me_update(request: HttpRequest, payload: MePatchIn) -> Any:
+    """The member's own settings: the daily mail digest on or off (every role, only oneself)."""
+    member = services.staff_digest_set(member=request.auth, enabled=payload.digest_enabled)  # type: ignore[attr-defined]
+    return _me(member)
+
+
 # --- Staff and audit (partner admin) ------------------------------------------------------------
 
 
@@ -294,8 +317,16 @@ def partner_staff_invite(request: HttpRequest, payload: StaffInviteIn) -> Any:
         name=payload.name,
         role=payload.role,
         invited_by=request.auth,  # type: ignore[attr-defined]
+        request=request,
     )
     return Status(201, _invite_out(invite))
+
+
+@router.delete("/staff/invites/{invite_id}/", auth=admin_only, response={204: None, **REFUSALS})
+def partner_staff_invite_revoke(request: HttpRequest, invite_id: int) -> Any:
+    """Withdraws an open invite: its link opens nothing from now on."""
+    services.staff_invite_revoke(invite_id=invite_id, actor=request.auth)  # type: ignore[attr-defined]
+    return Status(204, None)
 
 
 @router.patch(
@@ -327,9 +358,8 @@ def _audit_out(entry: AuditEntry) -> dict[str, Any]:
     }
 
 
-@router.get("/audit/", auth=admin_only, response={200: AuditPageOut, **REFUSALS})
-def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
-    entries = selectors.audit_entry_list(
+def _audit_entries(filters: AuditFilters) -> Any:
+    return selectors.audit_entry_list(
         actor=filters.actor,
         action=filters.action,
         object_type=filters.object_type,
@@ -337,6 +367,11 @@ def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
         created_from=_day(filters.created_from, "created_from"),
         created_to=_day(filters.created_to, "created_to"),
     )
+
+
+@router.get("/audit/", auth=admin_only, response={200: AuditPageOut, **REFUSALS})
+def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
+    entries = _audit_entries(filters)
     start = (filters.page - 1) * filters.page_size
     return {
         "count": entries.count(),
@@ -344,3 +379,66 @@ def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
         "page_size": filters.page_size,
         "results": [_audit_out(entry) for entry in entries[start : start + filters.page_size]],
     }
+
+
+# The audit log's export (issue 49): one column list for the CSV and the XLSX (common.tables).
+EXPORT_RESPONSES = {
+    "responses": {
+        200: {
+            "description": "CSV (UTF-8 with BOM, `;`) or XLSX",
+            "content": {"text/csv": {}, XLSX_CONTENT_TYPE: {}},
+        }
+    }
+}
+AUDIT_COLUMNS = [
+    Column("Zeitpunkt", "datetime"), Column("Wer"), Column("Benutzer-ID", "int"), Column("Aktion"),
+    Column("Objektart"), Column("Objekt-ID"), Column("Vorher"), Column("Nachher"),
+]  # fmt: skip
+
+
+def _json(value: Any) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+def audit_export_rows(entries: Any) -> Iterator[list[Any]]:
+    for entry in entries.iterator(chunk_size=2000):
+        yield [
+            entry.created_at, entry.actor_label, entry.actor_id, entry.action, entry.object_type,
+            entry.object_id, _json(entry.before), _json(entry.after),
+        ]  # fmt: skip
+
+
+@router.get(
+    "/audit/export.{kind}", auth=admin_only, response={200: None, **REFUSALS}, openapi_extra=EXPORT_RESPONSES
+)
+def partner_audit_export(request: HttpRequest, kind: str, filters: Query[AuditFilters]) -> Any:
+    """The filtered log, oldest first, as CSV or XLSX (`kind`); the export itself is logged."""
+    if kind not in ("csv", "xlsx"):
+        raise StaffError(NOT_FOUND, status=404)
+    entries = _audit_entries(filters).order_by("created_at", "id")
+    audit_record(
+        actor=request.auth,  # type: ignore[attr-defined]
+        action="audit.export",
+        object_type="staff.auditentry",
+        after={
+            "format": kind,
+            **{
+                k: v
+                for k, v in filters.dict().items()
+                if k not in ("page", "page_size") and v not in (None, "")
+            },
+        },
+    )
+    if kind == "csv":
+        target, content_type = csv_file(AUDIT_COLUMNS, audit_export_rows(entries)), "text/csv; charset=utf-8"
+    else:
+        target, content_type = (
+            xlsx_file(AUDIT_COLUMNS, audit_export_rows(entries), title="Protokoll"),
+            XLSX_CONTENT_TYPE,
+        )
+    response = FileResponse(target, content_type=content_type)
+    response["Content-Disposition"] = (
+        f'attachment; filename="protokoll-{timezone.localdate().isoformat()}.{kind}"'
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -5,7 +5,7 @@ from django.contrib.admin import apps as admin_apps
 class StaffConfig(AppConfig):
     default = True
     name = "staff"
-    verbose_name = "Staff"
+    verbose_name = "Mitarbeiter"
 
 
 class StaffAdminConfig(admin_apps.AdminConfig):

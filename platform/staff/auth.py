@@ -2,6 +2,8 @@
 (so a cookie of partner A is nobody on partner B), CSRF on every unsafe method, a session that
 passed the second factor (django-otp's `is_verified`), and an active StaffMember behind it.
 
+A partner system may send an API key (`X-API-Key`, integrations.keys) instead of the session.
+
 Usage: `@router.get("...", auth=staff_auth)` or `auth=staff_role("back_office", "partner_admin")`;
 `request.auth` is the StaffMember. Refusals are raised as StaffError (config.api shapes them):
 401 {"detail": "Bitte melden Sie sich an."}, 403 {"detail": "Dafür fehlt Ihnen die Berechtigung."}.
@@ -69,6 +71,15 @@ class StaffSessionAuth(APIKeyCookie):
     def __call__(self, request: HttpRequest) -> StaffMember:
         bearer_refuse(request)
         partner_require(request)
+        if "X-API-Key" in request.headers:
+            # A partner system's key (integrations.keys) instead of the session: no cookie,
+            # so no CSRF; the key's scope is its role (read: viewer, write: back office).
+            from integrations.keys import api_key_member
+
+            acting = api_key_member(request)
+            if self.roles and acting.role not in self.roles:
+                raise StaffError(FORBIDDEN, status=403)
+            return acting
         member = session_member(request)
         if member is None:
             raise StaffError(NOT_SIGNED_IN, status=401)

@@ -27,6 +27,12 @@ class StaffMember(models.Model):
     language = models.CharField(max_length=2, choices=[("de", "Deutsch"), ("en", "English")], default="de")
     created_at = models.DateTimeField(auto_now_add=True)
     invited_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Sessions begun before this moment are over (a role change, a deactivation: staff.sessions).
+    sessions_since = models.DateTimeField(null=True, blank=True)
+    # The daily mail digest (operations.digest): on unless the member switched it off; the
+    # local day whose digest was last mailed (never twice for one day).
+    digest_enabled = models.BooleanField(default=True)
+    digest_sent_for = models.DateField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["role", "is_active"])]

@@ -52,6 +52,13 @@ class MeOut(Schema):
     name: str
     role: Role
     language: Literal["de", "en"]
+    digest_enabled: bool = Field(
+        True, description="The daily mail digest (issue 49) is mailed to this member"
+    )
+
+
+class MePatchIn(Schema):
+    digest_enabled: bool
 
 
 class EnrolledOut(Schema):

@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Q
+from django.http import HttpRequest
 from django.utils import timezone, translation
 from django_otp import devices_for_user
 from django_otp.models import Device
@@ -42,6 +43,7 @@ from staff.errors import (
     INVITE_INVALID,
     LAST_ADMIN,
     LOGIN_THROTTLED,
+    NOT_FOUND,
     NOT_YOURSELF,
     PASSWORD_INVALID,
     ROLE_INVALID,
@@ -274,11 +276,19 @@ def member_snapshot(member: StaffMember) -> dict[str, Any]:
 
 
 def staff_invite(
-    *, partner: Partner, email: str, name: str, role: str, invited_by: StaffMember | None
+    *,
+    partner: Partner,
+    email: str,
+    name: str,
+    role: str,
+    invited_by: StaffMember | None,
+    request: HttpRequest | None = None,
 ) -> StaffInvite:
     """Invite somebody to the partner area: an e-mailed set-password link, valid 72 hours, used
     once. An earlier open invite for the same address ends now (the newest link counts).
-    `invited_by` None: the platform (the onboarding console's first partner admin)."""
+    `invited_by` None: the platform (the onboarding console's first partner admin). The link is
+    the partner's configured domain; `request` keeps a development run's port on *.localhost
+    (tenants.middleware.partner_site_url), never its Host."""
     email = email.strip()
     if role not in StaffMember.Role.values:
         raise StaffError(ROLE_INVALID, field="role")
@@ -298,7 +308,7 @@ def staff_invite(
             expires_at=now, sealed=""
         )
         key = secrets.token_urlsafe(32)
-        link = partner_site_url(partner) + INVITE_PATH.format(key=key)
+        link = partner_site_url(partner, request) + INVITE_PATH.format(key=key)
         invite = StaffInvite.objects.create(
             email=email,
             name=name.strip(),
@@ -321,16 +331,21 @@ def staff_invite(
 
 def staff_invite_open(*, key: str) -> StaffInvite | None:
     """The invite of a mailed key while it is unused and unexpired; None otherwise."""
-    invite = StaffInvite.objects.filter(key_hash=_invite_digest(key)).first()
-    return invite if invite is not None and invite.is_open else None
+    invite = StaffInvite.objects.select_related("invited_by").filter(key_hash=_invite_digest(key)).first()
+    return invite if invite is not None and invite.is_open and _inviter_may(invite) else None
 
 
 def staff_invite_accept(*, key: str, password: str, language: str = "de") -> User:
     """Set the password of the invited account and make it a member. The second factor is
     enrolled next; until then the account opens nothing (a session needs a verified device)."""
     with transaction.atomic():
-        invite = StaffInvite.objects.select_for_update().filter(key_hash=_invite_digest(key)).first()
-        if invite is None or not invite.is_open:
+        invite = (
+            StaffInvite.objects.select_for_update(of=("self",))
+            .select_related("invited_by")
+            .filter(key_hash=_invite_digest(key))
+            .first()
+        )
+        if invite is None or not invite.is_open or not _inviter_may(invite):
             raise StaffError(INVITE_INVALID, status=404)
         user = User.objects.filter(email_canonical=canonical_name(invite.email)).first()
         if user is not None and (
@@ -362,6 +377,39 @@ def staff_invite_accept(*, key: str, password: str, language: str = "de") -> Use
         invite.save(update_fields=["used_at", "member", "sealed"])
         audit_record(actor=member, action="staff.invite_accept", obj=member, after=member_snapshot(member))
     return user
+
+
+def _inviter_may(invite: StaffInvite) -> bool:
+    """An invite counts while whoever sent it is still an active partner admin (the platform's
+    own invites, invited_by None, always): access given by somebody who lost theirs ends too."""
+    inviter = invite.invited_by
+    return inviter is None or (inviter.is_active and inviter.role == StaffMember.Role.PARTNER_ADMIN)
+
+
+def _invites_expire(invites: Any) -> int:
+    """Ends open invites now: the link opens nothing, the sealed link is gone."""
+    return int(
+        invites.filter(used_at__isnull=True, expires_at__gt=timezone.now()).update(
+            expires_at=timezone.now(), sealed=""
+        )
+    )
+
+
+def staff_invite_revoke(*, invite_id: int, actor: StaffMember) -> StaffInvite:
+    """Withdraws an open invite (404 for an unknown, used or expired one); audited."""
+    with transaction.atomic():
+        invite = StaffInvite.objects.select_for_update().filter(pk=invite_id).first()
+        if invite is None or not invite.is_open:
+            raise StaffError(NOT_FOUND, status=404)
+        _invites_expire(StaffInvite.objects.filter(pk=invite.pk))
+        invite.refresh_from_db()
+        audit_record(
+            actor=actor,
+            action="staff.invite_revoke",
+            obj=invite,
+            before={"email": invite.email, "role": invite.role},
+        )
+    return invite
 
 
 def staff_member_ensure(*, user: User, role: str, name: str) -> StaffMember:
@@ -402,7 +450,12 @@ def staff_member_update(
         after = member_snapshot(member)
         if after == before:
             return member
-        member.save(update_fields=["role", "is_active"])
+        # every session of the member ends: a new login gets the new role
+        member.sessions_since = timezone.now()
+        member.save(update_fields=["role", "is_active", "sessions_since"])
+        if not stays_admin:
+            # whatever this member invited somebody to ends with its own admin access
+            _invites_expire(StaffInvite.objects.filter(invited_by=member))
         action = "staff.role_change" if before["role"] != after["role"] else "staff.update"
         if before["is_active"] != after["is_active"]:
             action = "staff.activate" if member.is_active else "staff.deactivate"
@@ -438,3 +491,21 @@ def staff_login_password(*, username: str, password: str, client_ip: str) -> Use
         raise StaffError(BAD_CREDENTIALS)
     admin_login_succeeded(username=username)
     return user
+
+
+def staff_digest_set(*, member: StaffMember, enabled: bool) -> StaffMember:
+    """The member's own daily mail digest (operations.digest) on or off; audited."""
+    with transaction.atomic():
+        member = StaffMember.objects.select_for_update().select_related("user").get(pk=member.pk)
+        if member.digest_enabled == enabled:
+            return member
+        member.digest_enabled = enabled
+        member.save(update_fields=["digest_enabled"])
+        audit_record(
+            actor=member,
+            action="staff.digest_change",
+            obj=member,
+            before={"digest_enabled": not enabled},
+            after={"digest_enabled": enabled},
+        )
+    return member

@@ -12,6 +12,20 @@ from staff import views
 from staff.admin_audit import AuditedAdminMixin
 from tenants.middleware import request_partner
 
+# Registered by the libraries, used by no operator, and English throughout (issue 49): the login
+# tokens of ninja_jwt's blacklist (signing out revokes them) and django_otp's backup-code devices
+# (made with the authenticator at enrolment, staff.services).
+NOT_FOR_STAFF = frozenset(
+    {"token_blacklist.OutstandingToken", "token_blacklist.BlacklistedToken", "otp_static.StaticDevice"}
+)
+
+
+# The libraries' apps and models the operators keep, by German names in the admin's index and
+# side bar (their own names are English and untranslated).
+GERMAN_NAMES: dict[str, tuple[str, dict[str, str]]] = {
+    "otp_totp": ("Zweiter Faktor", {"TOTPDevice": "Authenticator-Apps"}),
+}
+
 
 class StaffAdminSite(admin.AdminSite):
     """Login in two steps (staff.views): the password, then a TOTP or backup code; on the first
@@ -32,11 +46,28 @@ class StaffAdminSite(admin.AdminSite):
         return True
 
     def register(self, model_or_iterable: Any, admin_class: Any = None, **options: Any) -> None:
-        """Every ModelAdmin writes the partner's audit log on a partner's host (staff.admin_audit)."""
+        """Every ModelAdmin writes the partner's audit log on a partner's host (staff.admin_audit).
+        The libraries' plumbing that no operator edits by hand stays out (NOT_FOR_STAFF)."""
+        models: list[Any] = (
+            [model_or_iterable] if isinstance(model_or_iterable, type) else list(model_or_iterable)
+        )
+        model_or_iterable = [model for model in models if model._meta.label not in NOT_FOR_STAFF]
+        if not model_or_iterable:
+            return
         base = admin_class or admin.ModelAdmin
         if not issubclass(base, AuditedAdminMixin):
             base = type(f"Audited{base.__name__}", (AuditedAdminMixin, base), {"__module__": base.__module__})
         super().register(model_or_iterable, base, **options)
+
+    def get_app_list(self, request: HttpRequest, app_label: str | None = None) -> list[Any]:
+        apps = super().get_app_list(request, app_label)
+        for app in apps:
+            if app["app_label"] in GERMAN_NAMES:
+                name, models = GERMAN_NAMES[app["app_label"]]
+                app["name"] = name
+                for model in app["models"]:
+                    model["name"] = models.get(model["object_name"], model["name"])
+        return apps
 
     def login(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
         return views.login_password(request, self, extra_context)

@@ -27,6 +27,7 @@ from django_otp.models import Device
 from accounts.models import User
 from config.client import client_ip
 from staff import services
+from staff.sessions import staff_session_start
 from tenants.middleware import request_partner
 
 if TYPE_CHECKING:
@@ -133,6 +134,7 @@ def _finish(request: HttpRequest, site: StaffAdminSite, user: User, device: Devi
     backend = request.session.pop(PENDING)["backend"]
     auth_login(request, user, backend=backend)
     otp_login(request, device)
+    staff_session_start(request, user)
     return HttpResponseRedirect(_next(request, site))
 
 

@@ -36,6 +36,12 @@ CONTEXT = {
     "name": "Erika Mustermann-Lüdenscheidt",
     "inviter": "Max Mustermann",
     "role_label": "Administrator",
+    # the owner's status mails (quota.owner_mails): the longest kind's text
+    "title": "Ihre THG-Quote wurde nicht bescheinigt",
+    "body": "Für Ihr Fahrzeug B-EV 2026 wurde die THG-Quote für das Quotenjahr 2026 bereits beantragt. Eine "
+    "Quote kann je Fahrzeug und Jahr nur einmal bescheinigt werden. Beim Umweltbundesamt können Sie erfragen, "
+    "über welchen Anbieter die Quote für dieses Fahrzeug beantragt wurde.",
+    "button_label": "Details ansehen",
 }
 
 

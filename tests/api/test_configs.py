@@ -130,7 +130,7 @@ def test_a_preview_of_an_invalid_configuration_lists_the_schema_messages(client:
 
     assert response.status_code == 400
     errors = response.json()["errors"]
-    assert errors["colors.button"] == ["Enter a colour as #rgb, #rrggbb or #rrggbbaa."]
+    assert errors["colors.button"] == ["Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben."]
     assert "font_family" in errors and "typo" in errors
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime
 import io
 
 from django.core.files.base import ContentFile
@@ -29,9 +30,16 @@ def scan_bytes(text_colour: tuple[int, int, int] = (30, 30, 30)) -> bytes:
 
 
 def submitted(
-    *, subdomain: str, vin: str, year: int = YEAR, with_scan: bool = False, **registration: object
+    *,
+    subdomain: str,
+    vin: str,
+    year: int = YEAR,
+    with_scan: bool = False,
+    agreed_days_ago: int = 20,
+    **registration: object,
 ) -> QuotaApplication:
-    """An owner's application on that partner (inside its schema, which must be active)."""
+    """An owner's application on that partner (inside its schema, which must be active), past
+    its 14-day withdrawal period unless `agreed_days_ago` says otherwise."""
     partner = Partner.objects.get(subdomain=subdomain)
     reg = RegistrationFactory.create(vin=vin, registration_years=[year], **registration)
     if with_scan:
@@ -40,6 +48,10 @@ def submitted(
     [application] = quota_applications_create(
         registration=reg, client=client, config=PartnerConfig.model_validate(partner.config), actor=reg.owner
     )
+    if agreed_days_ago:
+        # the owner agreed that long ago (no consent record: the application's own date counts)
+        application.created_at = timezone.now() - datetime.timedelta(days=agreed_days_ago)
+        QuotaApplication.objects.filter(pk=application.pk).update(created_at=application.created_at)
     return application
 
 

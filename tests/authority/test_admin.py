@@ -59,9 +59,16 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
             HTTP_HOST=PUBLIC,
         )
     assert built.status_code == 302
-    submission = AuthoritySubmission.objects.get()
-    assert submission.status == AuthoritySubmission.Status.READY and submission.count == 2
-    page = admin_client.get(built["Location"], HTTP_HOST=PUBLIC)
+    # one package per partner, each built and stored before its applications moved
+    submission, other = AuthoritySubmission.objects.order_by("pk")
+    assert (submission.partner, other.partner) == tuple(
+        Partner.objects.get(subdomain=s) for s in ("autohaus", "wallbox")
+    )
+    assert submission.status == other.status == AuthoritySubmission.Status.READY
+    assert submission.count == other.count == 1
+    listing = admin_client.get(built["Location"], HTTP_HOST=PUBLIC)
+    assert listing.status_code == 200 and "autohaus" in listing.text and "wallbox" in listing.text
+    page = admin_client.get(f"{BASE}{submission.pk}/change/", HTTP_HOST=PUBLIC)
     assert (
         "ZIP herunterladen" in page.text and f"AUTOHAUS-{ready[0].registration.sequence}-{YEAR}" in page.text
     )
@@ -69,10 +76,7 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
     download = admin_client.get(f"{BASE}{submission.pk}/download/", HTTP_HOST=PUBLIC)
     assert download.status_code == 200
     archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))  # type: ignore[attr-defined]
-    assert (
-        len([n for n in archive.namelist() if n.endswith(".pdf")]) == 2
-        and "manifest.csv" in archive.namelist()
-    )
+    assert sorted(archive.namelist()) == [f"UBA_autohaus_{YEAR}.xlsx", f"{VINS[0]}_{YEAR}.pdf"]
 
     # then: a bad answer is refused with every problem listed, and nothing moves
     bad = admin_client.post(
@@ -95,23 +99,27 @@ def test_the_platform_admin_builds_downloads_and_answers_a_package(
 
     good = admin_client.post(
         f"{BASE}{submission.pk}/answer/",
-        {
-            "answer": SimpleUploadedFile(
-                "antwort.csv",
-                f"VIN;result;reason\n{VINS[0]};accepted;\n{VINS[1]};rejected;Kein BEV laut KBA\n".encode(),
-            )
-        },
+        {"answer": SimpleUploadedFile("antwort.csv", f"VIN;result\n{VINS[0]};bescheinigt\n".encode())},
         HTTP_HOST=PUBLIC,
         follow=True,
     )
-    assert "1 angenommen, 1 abgelehnt, 0 noch ohne Antwort" in good.text
+    assert "1 angenommen, 0 abgelehnt, 0 noch ohne Antwort" in good.text
+    refused = admin_client.post(
+        f"{BASE}{other.pk}/answer/",
+        {"answer": SimpleUploadedFile("antwort.csv", f"FIN;Ergebnis\n{VINS[1]};abgelehnt\n".encode())},
+        HTTP_HOST=PUBLIC,
+        follow=True,
+    )
+    assert "0 angenommen, 1 abgelehnt, 0 noch ohne Antwort" in refused.text
     with schema_context("p_autohaus"):
         assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.ACCEPTED
     with schema_context("p_wallbox"):
         assert QuotaApplication.objects.get(pk=ready[1].pk).status == QuotaStatus.REJECTED_BY_AUTHORITY
     actions = set(AuthorityAuditEntry.objects.values_list("action", flat=True))
     assert {"submission_create", "submission_download", "answer_refused", "answer_import"} <= actions
-    assert AuthorityAuditEntry.objects.filter(action="answer_import").get().actor.username == "plattform"  # type: ignore[union-attr]
+    assert {entry.actor.username for entry in AuthorityAuditEntry.objects.filter(action="answer_import")} == {  # type: ignore[union-attr]
+        "plattform"
+    }
 
 
 def partner_ids(*subdomains: str) -> list[int]:
@@ -132,16 +140,16 @@ def test_a_package_of_the_partners_picked_leaves_the_others_ready(
     # then: its application went to the authority, the wallbox partner's is still ready
     assert built.status_code == 302
     submission = AuthoritySubmission.objects.get()
-    assert submission.count == 1
+    assert submission.count == 1 and submission.partner == Partner.objects.get(subdomain="autohaus")
     assert [item.partner.subdomain for item in submission.items.all()] == ["autohaus"]
     with schema_context("p_autohaus"):
         assert QuotaApplication.objects.get(pk=ready[0].pk).status == QuotaStatus.SENT_TO_UBA
     with schema_context("p_wallbox"):
         assert QuotaApplication.objects.get(pk=ready[1].pk).status == QuotaStatus.PICKED_UP
     entry = AuthorityAuditEntry.objects.get(action="submission_create")
-    assert entry.detail["partners"] == ["autohaus"]
+    assert entry.detail["partner"] == "autohaus"
     preview = admin_client.get(f"{BASE}add/", {"legislation_year": YEAR}, HTTP_HOST=PUBLIC)
-    assert "autohaus" not in preview.text and 'id="partner-wallbox" checked' in preview.text
+    assert 'id="partner-autohaus"' not in preview.text and 'id="partner-wallbox" checked' in preview.text
 
 
 def test_a_package_without_a_partner_picked_is_refused_and_nothing_moves(

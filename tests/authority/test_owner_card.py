@@ -49,11 +49,21 @@ def test_a_paid_card_says_ausgezahlt_and_shows_the_steps(client: HttpClient) -> 
 def test_a_double_registration_card_gives_the_reason_and_nothing_of_the_other_partner(
     client: HttpClient,
 ) -> None:
+    from authority.models import DoubleRegistration
+    from authority.services import double_registration_decide, submission_build_now
+
+    # given: autohaus's application went to the authority first; stadtwerk's, reviewed later,
+    # met it in the operator's queue and lost
     with schema_context("p_autohaus"):
-        first = submitted(subdomain="autohaus", vin=VIN)
+        first = move_along(submitted(subdomain="autohaus", vin=VIN, with_scan=True), S.ENTERED, S.PICKED_UP)
         first_owner = first.registration.owner
+    submission_build_now(
+        partner=Partner.objects.get(subdomain="autohaus"), legislation_year=first.legislation_year, actor=None
+    )
     with schema_context("p_stadtwerk"):
-        second = submitted(subdomain="stadtwerk", vin=VIN)
+        second = move_along(submitted(subdomain="stadtwerk", vin=VIN), S.ENTERED)
+    double_registration_decide(conflict=DoubleRegistration.objects.get(), actor=None)
+    with schema_context("p_stadtwerk"):
         [card] = _cards(client, "stadtwerk", second.registration.owner)
 
     current = card["status_timeline"][-1]
@@ -74,8 +84,12 @@ def test_the_authoritys_rejection_reason_is_on_the_owners_card(
             submitted(subdomain="stadtwerk", vin=VIN, with_scan=True), S.ENTERED, S.PICKED_UP
         )
         owner = application.registration.owner
+    stadtwerk = Partner.objects.get(subdomain="stadtwerk")
     with django_capture_on_commit_callbacks(execute=True):
-        submission = submission_create(legislation_year=application.legislation_year, actor=None)
+        [submission] = submission_create(
+            legislation_year=application.legislation_year, actor=None, partner_ids=[stadtwerk.pk]
+        )
+    submission.refresh_from_db()
     answer_import(
         submission=submission,
         data=f"VIN;result;reason\n{VIN};rejected;Fahrzeug nicht zugelassen\n".encode(),

@@ -1,12 +1,14 @@
 """Parallel submissions of the same vehicles on two partners through the real stack (gunicorn
-with 2 workers x 4 threads, every middleware, committed rows): each vehicle ends with exactly one
-application that holds it; every other one is a double registration."""
+with 2 workers x 4 threads, every middleware, committed rows): at upload every application holds
+a provisional claim and nobody is refused; reviews of both at the same time meet in exactly one
+conflict per vehicle; submissions at the same time leave exactly one submitted claim."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -53,7 +55,7 @@ def two_partners(
             partner.delete(force_drop=True)
 
 
-def test_parallel_lock_calls_for_the_same_vehicles_on_two_partners_leave_one_winner_each(
+def test_parallel_lock_calls_and_reviews_of_the_same_vehicles_on_two_partners(
     two_partners: list[tuple[Partner, list[tuple[int, str]]]], live_server_port: int, django_db_blocker: Any
 ) -> None:
     calls = []
@@ -76,24 +78,57 @@ def test_parallel_lock_calls_for_the_same_vehicles_on_two_partners_leave_one_win
         codes = list(pool.map(lock, calls))
 
     assert codes == [200] * len(calls)
+    partner_ids = [p.pk for p, _ in two_partners]
     with django_db_blocker.unblock():
         statuses: dict[str, list[str]] = {}
-        partner_ids = [p.pk for p, _ in two_partners]
+        applications: list[tuple[str, int]] = []
         for partner, _ in two_partners:
             with schema_context(partner.schema_name):
-                for vin, status in QuotaApplication.objects.values_list("registration__vin", "status"):
+                for pk, vin, status in QuotaApplication.objects.values_list(
+                    "pk", "registration__vin", "status"
+                ):
                     statuses.setdefault(vin, []).append(status)
+                    applications.append((partner.schema_name, pk))
         assert len(statuses) == VEHICLES
         for vin, found in statuses.items():
-            assert sorted(found) == [QuotaStatus.CREATED, QuotaStatus.DOUBLE_REGISTRATION], vin
-            holder = registry.vehicle_holder(vin=vin, legislation_year=YEAR)
-            assert holder is not None and holder.partner_id in partner_ids
-        assert VehicleClaim.objects.filter(partner_id__in=partner_ids).count() == VEHICLES
-        assert DoubleRegistration.objects.filter(partner_id__in=partner_ids).count() == VEHICLES
+            # nobody refused at upload: both provisional, neither holds the vehicle yet
+            assert found == [QuotaStatus.CREATED] * 2, vin
+            assert registry.vehicle_holder(vin=vin, legislation_year=YEAR) is None
+        assert VehicleClaim.objects.filter(partner_id__in=partner_ids).count() == 2 * VEHICLES
+        assert not DoubleRegistration.objects.filter(partner_id__in=partner_ids).exists()
+
+    # when: both partners review the same vehicles at the same time (own connections)
+    from django.db import connection
+
+    from quota.services import quota_application_move
+
+    def review(call: tuple[str, int]) -> None:
+        schema_name, pk = call
+        try:
+            with schema_context(schema_name):
+                quota_application_move(
+                    application=QuotaApplication(pk=pk), status=QuotaStatus.ENTERED, actor=None
+                )
+        finally:
+            connection.close()
+
+    pairs = [c for pair in zip(applications[:VEHICLES], applications[VEHICLES:], strict=True) for c in pair]
+    with django_db_blocker.unblock(), ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(review, pairs))
+
+    # then: exactly one open conflict per vehicle, whoever confirmed first
+    with django_db_blocker.unblock():
+        conflicts = DoubleRegistration.objects.filter(partner_id__in=partner_ids)
+        assert conflicts.count() == VEHICLES
+        assert set(conflicts.values_list("status", flat=True)) == {DoubleRegistration.Status.OPEN}
+        assert len(set(conflicts.values_list("vin_hash", flat=True))) == VEHICLES
 
 
-def test_parallel_claims_in_threads_have_one_winner(django_db_setup: None, django_db_blocker: Any) -> None:
-    """The registry alone: 40 threads, each its own connection and transaction, one vehicle."""
+def test_parallel_submissions_in_threads_have_one_winner(
+    django_db_setup: None, django_db_blocker: Any
+) -> None:
+    """The registry alone: 40 threads, each its own connection and transaction, submit one
+    vehicle: the authority takes the first, exactly one claim ends submitted."""
     from django.db import connection, transaction
 
     tag = secrets.token_hex(4)
@@ -108,10 +143,10 @@ def test_parallel_claims_in_threads_have_one_winner(django_db_setup: None, djang
         def claim(n: int) -> bool:
             try:
                 with schema_context(schemas[n % 3]), transaction.atomic():
-                    result = registry.vehicle_claim(
+                    earlier = registry.vehicle_submit(
                         vin=vin, legislation_year=1990, application_id=10_000_000 + n
                     )
-                    return bool(result and result.won)
+                    return earlier is None
             finally:
                 connection.close()
 
@@ -119,9 +154,11 @@ def test_parallel_claims_in_threads_have_one_winner(django_db_setup: None, djang
             won = list(pool.map(claim, range(40)))
         try:
             assert won.count(True) == 1
-            assert VehicleClaim.objects.filter(vin_hash=registry.vin_hash(vin)).count() == 1
+            digest = registry.vin_hash(vin)
+            assert VehicleClaim.objects.filter(vin_hash=digest, submitted_at__isnull=False).count() == 1
         finally:
             VehicleClaim.objects.filter(vin_hash=registry.vin_hash(vin)).delete()
+            DoubleRegistration.objects.filter(vin_hash=registry.vin_hash(vin)).delete()
 
 
 def test_two_admins_building_packages_at_once_never_send_an_application_twice(
@@ -150,14 +187,12 @@ def test_two_admins_building_packages_at_once_never_send_an_application_twice(
                     )
                     default_storage.save(registration.zlb_scan, ContentFile(scan_bytes()))
                     client = ClientFactory.create(owner=registration.owner)
-                    from quota.services import quota_applications_create
-                    from tenants.config_schema import PartnerConfig
-
-                    [application] = quota_applications_create(
-                        registration=registration,
-                        client=client,
-                        config=PartnerConfig.model_validate(partner.config),
-                        actor=None,
+                    # a year no calendar opens: made directly, agreed a month ago
+                    application = QuotaApplication.objects.create(
+                        registration=registration, client=client, legislation_year=year
+                    )
+                    QuotaApplication.objects.filter(pk=application.pk).update(
+                        created_at=timezone.now() - timedelta(days=30)
                     )
                     for status in (QuotaStatus.ENTERED, QuotaStatus.PICKED_UP):
                         application = quota_application_move(
@@ -166,7 +201,11 @@ def test_two_admins_building_packages_at_once_never_send_an_application_twice(
 
             def build(_: int) -> int:
                 try:
-                    return submission_create(legislation_year=year, actor=None).count
+                    [submission] = submission_create(
+                        legislation_year=year, actor=None, partner_ids=[partner.pk]
+                    )
+                    submission.refresh_from_db()
+                    return submission.count
                 except AuthorityError:
                     return 0
                 finally:
@@ -175,14 +214,18 @@ def test_two_admins_building_packages_at_once_never_send_an_application_twice(
             with ThreadPoolExecutor(max_workers=2) as pool:
                 counts = list(pool.map(build, range(2)))
 
-            assert sum(counts) == 8
+            # one package sends all 8; the other (built at the same time) moves nothing and fails
+            assert sorted(counts) == [0, 8]
             with schema_context(partner.schema_name):
                 assert set(QuotaApplication.objects.values_list("status", flat=True)) == {
                     QuotaStatus.SENT_TO_UBA
                 }
             submissions = AuthoritySubmission.objects.filter(legislation_year=year)
             assert sum(s.items.count() for s in submissions) == 8
-            assert all(s.status == AuthoritySubmission.Status.READY for s in submissions)
+            assert [s.status for s in submissions if s.items.exists()] == [AuthoritySubmission.Status.READY]
+            assert all(
+                s.status == AuthoritySubmission.Status.FAILED for s in submissions if not s.items.exists()
+            )
         finally:
             for submission in AuthoritySubmission.objects.filter(legislation_year=year):
                 if submission.file:

@@ -329,9 +329,9 @@ def _run(
 def test_bulk_upload_of_200_scans_on_2_huey_workers(
     django_db_setup: None, django_db_blocker: Any, real_queue: Path
 ) -> None:
-    from quota.services import allowed_registration_years
     from tenants.config_schema import PartnerConfig
     from tenants.models import Partner
+    from tenants.quota_years import allowed_registration_years
 
     serial_scans = _samples(SERIAL_SCANS, 0)
     parallel_scans = _samples(PARALLEL_SCANS, SERIAL_SCANS)

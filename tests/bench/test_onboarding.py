@@ -256,7 +256,7 @@ def test_backup_and_restore_of_10000_applications(
 
     from django.db import connection
 
-    from tenants.backup import backup_verify, partner_backup, partner_restore
+    from console.backup import backup_verify, partner_backup, partner_restore
 
     names = ("bench-bak-src", "bench-bak-copy")
     with django_db_blocker.unblock():

@@ -36,6 +36,7 @@ from operations.demo import applications_generate, demo_operations_ensure
 from operations.selectors import dashboard_stats
 from quota import partner_selectors as selectors
 from quota.models import QuotaApplication
+from quota.review_selectors import review_page
 from tenants.config_schema import PartnerConfig
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
@@ -251,6 +252,8 @@ def test_csv_of_100k_streams_in_constant_memory(big: Partner, django_db_blocker:
                 writer = csv.writer(sink, delimiter=";")
                 rows = (
                     selectors.applications_filtered(selectors.ApplicationFilters())
+                    # the same query as the export's (its columns include the owner's agreement)
+                    .annotate(**selectors.AGREEMENT_COLUMNS)
                     .order_by("created_at", "pk")
                     .values_list(*selectors.CSV_COLUMNS)
                 )
@@ -327,3 +330,44 @@ def test_stats_at_100k(big: Partner, django_db_blocker: Any) -> None:
             "days / statuses in the answer": f"{len(body['per_day'])} / {len(body['status_distribution'])}",
         },
     )
+
+
+def test_review_queue_at_100k(big: Partner, django_db_blocker: Any) -> None:
+    """The reader's review queue (the partner area asks its first page and count on every page
+    load): 1 % of the registrations made unsure (E unread or B at 0.6), then page 1 with its count
+    with the partial index of registrations 0010, beside the same with the index dropped in a
+    rolled-back transaction (the earlier scan of every registration's JSON), one run, one
+    database."""
+    with django_db_blocker.unblock(), schema_context(big.schema_name):
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "UPDATE registrations_bevregistration SET unread = CASE WHEN id % 2 = 0 THEN ARRAY['E']::varchar[]"
+                " ELSE unread END, confidence = CASE WHEN id % 2 = 1 THEN confidence || '{\"B\": 0.6}'::jsonb"
+                " ELSE confidence END WHERE id % 100 = 0"
+            )
+            cursor.execute("ANALYZE registrations_bevregistration")
+
+        def page() -> int:
+            return review_page(partner=big, language="de", code=None, page=1, page_size=1).count
+
+        def page_b() -> int:
+            return review_page(partner=big, language="de", code="B", page=1, page_size=25).count
+
+        count = page()
+        indexed, indexed_b = _p50(page, 7), _p50(page_b, 7)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("DROP INDEX registrations_unsure_idx")
+            scanned, scanned_b = _p50(page, 7), _p50(page_b, 7)
+            transaction.set_rollback(True)
+    record(
+        "partner area: review queue at 100k",
+        {
+            "registrations in the queue": count,
+            "page 1 + count p50 ms, partial index": round(indexed, 1),
+            "page 1 + count p50 ms, without it (baseline)": round(scanned, 1),
+            "ratio (index / baseline)": round(indexed / scanned, 3),
+            "field B page p50 ms, index / without": f"{indexed_b:.1f} / {scanned_b:.1f}",
+        },
+    )
+    assert count >= APPLICATIONS // 100

@@ -43,6 +43,7 @@ NOT_FOR_PODS = {
     "TEST_DATABASE_NAME",
     "BENCH_ENDPOINTS",
     "HUEY_IMMEDIATE",
+    "WEBHOOK_PRIVATE_ALLOWED",  # the tests' local webhook receiver; production keeps it off
     "HUEY_FILENAME",
     "PUBLIC_HOSTS",
     "PG_DUMP",
@@ -313,7 +314,7 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
     local = {root for root in roots if (ROOT / root).is_dir() or (ROOT / "platform" / root).is_dir()}
     assert local <= {
         "tenants", "themes", "accounts", "registrations", "billing", "quota", "config", "staff",
-        "operations", "authority", "privacy",
+        "operations", "authority", "privacy", "console", "integrations",
     }  # fmt: skip
     assert {"platform", "tenants", "themes"} <= set(sources)
 

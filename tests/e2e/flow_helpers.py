@@ -244,7 +244,8 @@ AXE_RUN = """async () => {
 
 
 # What a person sees that axe does not: the page scrolling sideways, a text squeezed into a box
-# narrower than its first three characters, a heading larger than the screen's title.
+# narrower than its first three characters, a heading larger than the screen's title, a logo
+# whose text is too small to read, an advertisement louder than the title, a title dot alone.
 LAYOUT_PROBLEMS = """() => {
   const problems = [];
   const root = document.documentElement;
@@ -261,6 +262,33 @@ LAYOUT_PROBLEMS = """() => {
     if (!shown(el)) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (size > titleSize + 0.5) problems.push(`${name(el)} is ${size} px, the title ${titleSize} px`);
+  }
+  // The partner's logo: its smallest text (its share of the logo's height, from the theme
+  // compiler) at least 12 px high on a phone, 14 px from 600 px on (issue 51).
+  const phone = window.innerWidth < 600;
+  for (const logo of document.querySelectorAll('img[data-testid=partner-logo][data-text-share]')) {
+    const share = parseFloat(logo.dataset.textShare);
+    if (!shown(logo) || !(share > 0)) continue;
+    const text = logo.getBoundingClientRect().height * share;
+    const least = phone ? 12 : 14;
+    if (text + 0.05 < least) problems.push(`the logo's text is ${text.toFixed(1)} px high, at least ${least} px wanted`);
+  }
+  // An advertisement image: its largest text no more than 1.25 times the title's size.
+  for (const ad of document.querySelectorAll('img[data-testid=advertisement-image][data-text-share]')) {
+    const text = ad.getBoundingClientRect().height * parseFloat(ad.dataset.textShare);
+    if (shown(ad) && title && text > titleSize * 1.25 + 0.5) problems.push(`the advertisement's text is ${text.toFixed(1)} px, the title ${titleSize} px`);
+  }
+  // The title's dot on the line of the title's last letters, never alone on a line.
+  for (const dot of document.querySelectorAll('[data-testid=title-dot]')) {
+    const end = dot.closest('[data-testid=title-end]');
+    const letters = end && [...end.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!letters || !shown(dot)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(letters);
+    const lines = [...range.getClientRects()];
+    const last = lines[lines.length - 1];
+    const box = dot.getBoundingClientRect();
+    if (!last || box.top >= last.bottom || box.bottom <= last.top) problems.push(`the title's dot is on a line of its own`);
   }
   const measure = document.createElement('canvas').getContext('2d');
   for (const el of document.body.querySelectorAll('*')) {

@@ -23,13 +23,14 @@ from pathlib import Path
 
 import pytest
 import xmlschema
+from openpyxl import load_workbook
 from playwright.sync_api import Browser, Page, expect
 
 from tests.conftest import start_server
 from tests.e2e.conftest import DESKTOP
 from tests.e2e.flow_helpers import axe_check, code_from, mail_to
 from tests.e2e.test_portal import django
-from tests.fixtures.zlb import realistic
+from tests.fixtures.zlb.real import documents as real_documents
 from tests.staff_login import page_staff_login
 
 PartnerUrl = Callable[..., str]
@@ -41,7 +42,7 @@ from decimal import Decimal
 from tenants.models import Partner
 from tenants.services import partner_provision
 from tenants.config_schema import PartnerConfig
-from quota.services import allowed_registration_years
+from tenants.quota_years import allowed_registration_years
 from tests.partner_staff import staff_member
 
 base = Partner.objects.get(subdomain="stadtwerk")
@@ -70,7 +71,10 @@ print(totp_code_for("SCHEMA", USER_ID))
 # authority; a platform admin (superuser with an authenticator) for the UBA screens.
 PICKED_UP = """
 import json
+from datetime import timedelta
+from django.utils import timezone
 from django_tenants.utils import schema_context
+from privacy.models import ConsentRecord
 from accounts.models import User
 from quota.models import QuotaApplication, QuotaStatus as S
 from operations.models import BulkUploadItem
@@ -88,6 +92,10 @@ with schema_context("SCHEMA"):
     for application in QuotaApplication.objects.order_by("pk"):
         for status in (S.ENTERED, S.PICKED_UP):
             application = quota_application_move(application=application, status=status, actor=None, reason="e2e")
+    # the owners agreed three weeks ago: their 14-day withdrawal period is over (authority.package)
+    weeks_ago = timezone.now() - timedelta(days=21)
+    QuotaApplication.objects.update(created_at=weeks_ago)
+    ConsentRecord.objects.update(created_at=weeks_ago)
     print(json.dumps(list(QuotaApplication.objects.order_by("pk").values_list("status", flat=True))))
 admin = User.objects.create_superuser("USERNAME", "USERNAME@example.com", "ADMIN_PASSWORD")
 staff_device(admin)
@@ -144,11 +152,11 @@ def archive_and_csv(tmp_path: Path, owners: list[str]) -> tuple[Path, Path, dict
     """Two realistic ZB I (a clean scan and a scanner PDF) of vehicles no other test uses, and
     the VIN printed on each (by file name)."""
     samples = {
-        "flotte/fahrzeug-1.jpg": realistic.zb1_sample(4241, "scan"),
-        "flotte/fahrzeug-2.pdf": realistic.zb1_sample(4243, "pdf"),
+        "flotte/fahrzeug-1.jpg": real_documents.real_document(4241, "scan", "cousine", energy="0004"),
+        "flotte/fahrzeug-2.pdf": real_documents.real_document(4244, "pdf", "cousine", energy="0004"),
     }
-    files = {name: sample.data for name, sample in samples.items()}
-    vins = {name.rsplit("/", 1)[-1]: (sample.expected or {})["E"] for name, sample in samples.items()}
+    files = {name: data for name, (data, _, _) in samples.items()}
+    vins = {name.rsplit("/", 1)[-1]: expected["E"] for name, (_, expected, _) in samples.items()}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in files.items():
@@ -207,7 +215,7 @@ def test_from_a_bulk_upload_to_the_owners_paid_card(
     expect(progress).to_contain_text("Angenommen: 2")
     expect(page.get_by_test_id("bulk-summary")).to_contain_text("Alle Registrierungen angelegt")
     expect(page.get_by_test_id("item-status-0")).to_have_text("Angenommen")
-    expect(page.get_by_text(re.compile(r"\d{4}: qa_created"))).to_have_count(2)
+    expect(page.get_by_text(re.compile(r"\d{4}: Registrierung eingegangen"))).to_have_count(2)
     page.get_by_role("link", name="Anträge").click()
     expect(page.locator(".MuiDataGrid-row")).to_have_count(2, timeout=20_000)
 
@@ -246,21 +254,21 @@ def test_from_a_bulk_upload_to_the_owners_paid_card(
             box.uncheck()
     admin.get_by_role("button", name="Paket erstellen und Anträge übermitteln").click()
     admin.wait_for_url(re.compile(r"/admin/authority/authoritysubmission/\d+/change/$"), timeout=120_000)
-    expect(admin.locator(".messagelist")).to_contain_text("2 Anträge an das Umweltbundesamt übermittelt")
+    expect(admin.locator(".messagelist")).to_contain_text("das Paket wird erstellt")
 
-    # the package: one PDF per vehicle and the manifest with this partner's application numbers
+    # the package as the authority takes it: {VIN}_{year}.pdf per vehicle and its spreadsheet
     with admin.expect_download() as package_info:
         admin.get_by_role("link", name="ZIP herunterladen").first.click()
     package = zipfile.ZipFile(package_info.value.path())
-    manifest = package.read("manifest.csv").decode("utf-8").splitlines()
-    assert manifest[0].startswith("application_number;vin;plate;"), manifest
-    rows = [line.split(";") for line in manifest[1:]]
-    assert len(rows) == 2 and all(row[0].startswith(subdomain.upper() + "-") for row in rows), manifest
-    assert sorted(name for name in package.namelist() if name.endswith(".pdf")) == sorted(
-        row[-1] for row in rows
-    )
-    vins = [row[1] for row in rows]
+    year = staff["year"]
+    sheet = load_workbook(io.BytesIO(package.read(f"UBA_{subdomain}_{year}.xlsx"))).active
+    rows = [list(row) for row in sheet.iter_rows(min_row=2, max_row=3, values_only=True)]
+    vins = [str(row[2]) for row in rows]
     assert sorted(vins) == sorted(printed_vins.values()), (vins, printed_vins)
+    assert all(row[4] == "Elektro" and row[7] == 2000 for row in rows), rows
+    assert sorted(package.namelist()) == sorted(
+        [f"UBA_{subdomain}_{year}.xlsx", *(f"{vin}_{year}.pdf" for vin in vins)]
+    )
 
     # the authority's answer: a row of a vehicle not in the package refuses all of it
     admin.get_by_role("link", name="Antwort einspielen").click()
@@ -310,7 +318,7 @@ def test_from_a_bulk_upload_to_the_owners_paid_card(
     )
     totals = page.get_by_test_id("totals-all")
     expect(totals).to_contain_text("170,00 €", timeout=20_000)  # two private owners, 85 € net each, no VAT
-    expect(page.get_by_test_id("batch-status")).to_contain_text("NEW")
+    expect(page.get_by_test_id("batch-status")).to_contain_text("Neu")
     axe_check(page, "settlement batch")
 
     # the SEPA file: downloaded by the browser, valid against the XSD, one transfer per owner
@@ -326,13 +334,13 @@ def test_from_a_bulk_upload_to_the_owners_paid_card(
     assert "DE02120300000000202051" in xml and "Jorg Weiss" in xml
     assert "<CtrlSum>170.00</CtrlSum>" in xml
 
-    # paid: the spec's message; the batch is PAID
+    # paid: said in German (the API keeps the spec's wording); the batch is 'Bezahlt'
     page.get_by_test_id("mark-paid").click()
     page.get_by_test_id("mark-paid-dialog-confirm").click()
     expect(page.get_by_test_id("mark-paid-done")).to_have_text(
-        "Successfully updated to status PAID", timeout=20_000
+        "Der Abrechnungslauf ist als bezahlt markiert.", timeout=20_000
     )
-    expect(page.get_by_test_id("batch-status")).to_contain_text("PAID")
+    expect(page.get_by_test_id("batch-status")).to_contain_text("Bezahlt")
     expect(page.get_by_test_id("mark-paid")).to_have_count(0)
 
     # the owner's portal card says so

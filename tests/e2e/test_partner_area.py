@@ -28,7 +28,7 @@ partner = Partner.objects.get(subdomain="stadtwerk")
 member, password = staff_member(partner, role="partner_admin")
 ids = []
 with schema_context(partner.schema_name):
-    for status in (QuotaStatus.ENTERED, QuotaStatus.ENTERED, QuotaStatus.PAID):
+    for status in (QuotaStatus.ENTERED, QuotaStatus.ENTERED, QuotaStatus.COMPLETED):
         registration = RegistrationFactory()
         client = ClientFactory(owner=registration.owner, last_name="MARKER")
         ids.append(ApplicationFactory(registration=registration, client=client, status=status).pk)
@@ -75,7 +75,20 @@ def test_a_partner_admin_filters_moves_exports_and_adds_a_sub_partner(
     expect(rows).to_have_count(3, timeout=20_000)
     axe_check(page, "partner applications")
 
-    # bulk move with a reason: two move on, the paid one is refused by the catalogue
+    # "select all" in the header counts every row of the page (issue 49: the grid's `exclude`
+    # model was read as the list of ids, so both buttons stayed at 0 and disabled)
+    select_all = page.locator(".MuiDataGrid-columnHeaderCheckbox").get_by_role("checkbox")
+    expect(select_all).to_have_accessible_name("Alle Zeilen auswählen")
+    select_all.check()
+    expect(page.get_by_test_id("bulk-move")).to_have_text("Status ändern (3)")
+    expect(page.get_by_test_id("bulk-move")).to_be_enabled()
+    expect(page.get_by_test_id("batch-from-selection")).to_have_text("Abrechnungslauf aus Auswahl (3)")
+    expect(page.get_by_test_id("batch-from-selection")).to_be_enabled()
+    select_all.uncheck()
+    expect(page.get_by_test_id("bulk-move")).to_be_disabled()
+
+    # bulk move with a reason: two move on, the completed one is refused by the catalogue (a
+    # paid one would refuse the whole move: money states move only through settlement, QA005)
     for row in rows.all():
         row.get_by_role("checkbox").check()
     page.get_by_test_id("bulk-move").click()

@@ -129,14 +129,11 @@ def test_a_flow_opened_with_ref_and_deal_is_attributed_and_the_card_shows_the_de
     # then: the application belongs to the sub-partner and the deal
     application = QuotaApplication.objects.get(registration__owner__email="fahrer@taxi-nord.example")
     assert (application.sub_partner, application.single_deal) == (meier, fleet)
-    # and: the portal card shows the deal's price (net, and gross with VAT) instead of the fee table's 85.00
+    # and: the portal card shows the deal's price instead of the fee table's 85.00; a private
+    # owner is paid it without VAT (issue 46: the card promises what the batch pays)
     item = card(client, auth)
     assert item["client_fee"] == "70.00"
-    assert item["vat_details"] == {
-        "client_fee_after_vat": "83.30",
-        "vat_percentage": "19",
-        "vat_amount": "13.30",
-    }
+    assert item["vat_details"] is None
 
 
 def test_a_deal_past_its_cap_or_outside_its_years_is_left_out_without_an_error(

@@ -237,6 +237,15 @@ def test_rollback_removes_everything_and_is_refused_past_entered(
     assert len(stored_files(Path(settings.MEDIA_ROOT))) == 3
     assert twice.status_code == 409 and twice.json()["error_code"] == "BULK042"
     assert AuditEntry.objects.filter(action="bulk_upload.rollback").count() == 1
+    # the rolled-back upload's items keep their outcome, not the owner's CSV row or file name
+    (item,) = BulkUploadItem.objects.filter(upload_id=entered_only["id"])
+    assert (
+        item.status == "accepted"
+        and item.owner_data == ""
+        and item.file_name == ""
+        and item.stored_path == ""
+    )
+    assert BulkUploadItem.objects.get(upload_id=moved_on["id"]).owner_data != ""
     # the rolled-back vehicle is free again for any partner; the kept one still holds its year
     remaining = set(VehicleClaim.objects.values_list("application_id", flat=True))
     assert entered.pk not in remaining and picked_up.pk in remaining

@@ -11,9 +11,13 @@ from django.core.management import call_command
 from django.db.models import Count
 from django_tenants.utils import schema_context
 
+from common.partner_config import PartnerConfig
 from operations.models import SingleDeal, SubPartner
 from quota import catalogue
-from quota.models import QuotaApplication, StatusChange
+from quota.amounts import fee_schedule
+from quota.fee_selectors import fee_gaps
+from quota.models import FeeTableVersion, QuotaApplication, StatusChange
+from tenants.models import Partner
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +49,11 @@ def test_each_active_demo_partner_gets_operations_and_spread_applications() -> N
                 assert all(b in catalogue.allowed_moves(a) for a, b in zip(path, path[1:], strict=False))
                 if application.status in catalogue.REASON_REQUIRED:
                     assert application.status_changes.all()[len(path) - 1].reason
+            # every payable demo application has its price (the autohaus demo had none: issue 49)
+            config = PartnerConfig.model_validate(Partner.objects.get(schema_name=schema).config)
+            assert fee_gaps(fee_schedule(config))["count"] == 0
+    with schema_context("p_autohaus"):
+        assert FeeTableVersion.objects.count() == 1  # the demo's prices, written once
     with schema_context("p_inaktiv"):
         assert not QuotaApplication.objects.exists() and not StatusChange.objects.exists()
     assert out.getvalue().count("demo applications present") == 3

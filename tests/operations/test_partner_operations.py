@@ -262,8 +262,9 @@ def test_the_dashboard_figures(viewer: Client) -> None:
         deal = SingleDeal.objects.create(
             name="D", deal_key="d-1", price_net=Decimal(100), legislation_years=[YEAR]
         )
-        paid = ApplicationFactory.create(sub_partner=meier)  # fee table: 85.00 net, 101.15 gross
-        owed = ApplicationFactory.create(sub_partner=meier, single_deal=deal)  # 119.00 gross
+        # private owners, paid without VAT (issue 46): the fee table's 85.00 and the deal's 100.00
+        paid = ApplicationFactory.create(sub_partner=meier)
+        owed = ApplicationFactory.create(sub_partner=meier, single_deal=deal)
         rejected = ApplicationFactory.create(sub_partner=meier)
         old = ApplicationFactory.create()
         QuotaApplication.objects.filter(pk=old.pk).update(created_at=now - timedelta(days=3))
@@ -295,20 +296,22 @@ def test_the_dashboard_figures(viewer: Client) -> None:
         {"date": (today - timedelta(days=3)).isoformat(), "count": 1},
         {"date": today.isoformat(), "count": 3},
     ]
-    assert body["funnel"] == {"flow_started": 3, "code_verified": 2, "scan_accepted": 4, "billing_locked": 4}
+    # each step counts everyone who got at least that far (issue 49): the four owners locked
+    # their billing data without a login code of their own, so they count as started too
+    assert body["funnel"] == {"flow_started": 7, "code_verified": 6, "scan_accepted": 4, "billing_locked": 4}
     assert {(s["status"], s["count"]) for s in body["status_distribution"]} == {
         ("qa_paid", 1), ("qa_accepted", 1), ("qa_manually_rejected", 1), ("qa_created", 1),
     }  # fmt: skip
     assert {"status": "qa_paid", "label": "Ausgezahlt", "count": 1} in body["status_distribution"]
-    assert body["payouts"] == {"owed_gross": "119.00", "paid_gross": "101.15"}
-    # 10 % of the paid and the owed application's gross fees; the rejected one does not count
+    assert body["payouts"] == {"owed_gross": "100.00", "paid_gross": "85.00"}
+    # 10 % of the paid and the owed application's fees; the rejected one does not count
     assert body["per_sub_partner"] == [
         {
             "id": meier.pk,
             "name": "Meier",
             "count": 3,
             "fee_share_percent": "10.00",
-            "fee_share_gross": "22.02",
+            "fee_share_gross": "18.50",
         }
     ]
     recent = call(viewer, "get", f"stats/?created_from={today.isoformat()}&sub_partner={meier.pk}").json()
@@ -358,7 +361,6 @@ def test_the_dashboard_counts_local_days_and_prices_each_vehicle_class(viewer: C
     year_of = made["late in winter"].legislation_year
     gross = Decimal(0)
     for vehicle_class in ("N1", "M1"):
-        row = fees[(year_of, vehicle_class)]
-        gross += (row.client_fee * (1 + row.vat_percentage / 100)).quantize(Decimal("0.01"))
+        gross += fees[(year_of, vehicle_class)].client_fee  # private owners: the net (issue 46)
     assert fees[(year_of, "N1")].client_fee != fees[(year_of, "M1")].client_fee
     assert body["payouts"]["owed_gross"] == str(gross)

@@ -73,6 +73,12 @@ def test_a_batch_takes_the_chosen_to_pay_applications_with_their_totals(
     body = created.json()
     assert body["status"] == "new" and body["status_label"] == "NEW"
     assert {s["id"] for s in body["skipped"]} == {entered.pk, unpriced.pk}
+    # the partner sees its applications' numbers, not the database's ids (issue 49)
+    assert {(s["id"], s["sequence"]) for s in body["skipped"]} == {
+        (entered.pk, entered.registration.sequence),
+        (unpriced.pk, unpriced.registration.sequence),
+    }
+    assert all("qa_" not in s["detail"] for s in body["skipped"])
     sepa = {item["application"]["id"]: item for item in body["items"]}
     assert set(sepa) == {private.pk, business.pk, small.pk}
     assert [item["application"]["id"] for item in body["charge_card_items"]] == [card.pk]
@@ -265,7 +271,7 @@ def test_the_payout_account_is_validated_with_schwifty_and_never_served_publicly
     assert b"DE89370400440532013000" not in public.content
 
 
-def test_mark_paid_only_from_new_moves_the_applications_to_paid(autohaus: Partner, admin: Client) -> None:
+def test_mark_paid_moves_the_applications_to_paid_once(autohaus: Partner, admin: Client) -> None:
     paid, failed = to_pay(), to_pay()
     batch = _batch(admin, paid, failed)
     failed_item = next(i for i in batch["items"] if i["application"]["id"] == failed.pk)
@@ -282,7 +288,8 @@ def test_mark_paid_only_from_new_moves_the_applications_to_paid(autohaus: Partne
     assert done.status_code == 200 and done.json()["detail"] == "Successfully updated to status PAID"
     assert done.json()["batch"]["status"] == "settled" and done.json()["batch"]["status_label"] == "PAID"
     assert statuses(paid, failed) == [QuotaStatus.PAID, QuotaStatus.PAYMENT_FAILURE]
-    assert again.status_code == 400 and again.json()["detail"] == 'Settlement batch status must be "NEW"'
+    # idempotent (issue 46): the paid batch is answered as it is, nothing recorded again
+    assert again.status_code == 200 and again.json() == done.json()
     # the owner's card says so
     card = status_timeline(QuotaApplication.objects.get(pk=paid.pk), "de")
     assert [e["details"]["title"] for e in card if e["position"] == "current"] == ["Ausgezahlt"]
@@ -431,6 +438,7 @@ def test_another_partner_sees_none_of_it(autohaus: Partner, admin: Client, sessi
 def test_amounts_of_a_single_deal_and_without_display_vat() -> None:
     from operations.models import SingleDeal
     from operations.settlement import application_amounts
+    from quota.amounts import config_schedule
     from tenants.config_schema import PartnerConfig
 
     year = timezone.localdate().year
@@ -440,9 +448,10 @@ def test_amounts_of_a_single_deal_and_without_display_vat() -> None:
     business = BillingClient(vehicle_owner_type="business", is_vat_mandatory=True)
     application = QuotaApplication(legislation_year=year, client=business)
     application.registration = ApplicationFactory.build().registration
-    no_vat_shown = application_amounts(application, config)
+    schedule = config_schedule(config)  # the configuration's table, without a database
+    no_vat_shown = application_amounts(application, config, schedule)
     application.single_deal = SingleDeal(name="Flotte", deal_key="flotte", price_net=Decimal("70.00"))
-    deal = application_amounts(application, config)
+    deal = application_amounts(application, config, schedule)
 
     assert no_vat_shown is not None and (no_vat_shown.vat, no_vat_shown.gross) == (
         Decimal("0.00"),

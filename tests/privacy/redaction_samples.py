@@ -1,38 +1,22 @@
-"""Realistic ZB I samples (tests/fixtures/zlb/realistic.py) with the truth of where the holder's
+"""ZB I samples of the real layout (tests/fixtures/zlb/real) with the truth of where the holder's
 name and address and the VIN ended up in the picture.
 
 Each sample is drawn three times from the same random state: as it is, with the holder's
-fields (C.1.1-C.1.3) left out, and with the VIN (E) left out; every random draw happens in the
-same order, so the pictures differ only where those values were printed."""
+fields (C1.1-C1.3) printed as spaces, and with the VIN (E) printed as spaces; every random draw
+happens in the same order, so the pictures differ only where those values were printed."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import ItemsView
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from tests.fixtures.zlb import realistic
+from tests.fixtures.zlb import generate
+from tests.fixtures.zlb.real import conditions, documents, render, values
 
-HOLDER = ("C.1.1", "C.1.2", "C.1.3")
-
-
-class _Blanked(dict[str, str]):
-    """The values with some fields printed as spaces (same draws, no ink). render_form still
-    reads the city from C.1.3 for the seal, so item access answers the real value."""
-
-    def __init__(self, values: dict[str, str], blank: tuple[str, ...]):
-        super().__init__(values)
-        self.blank = blank
-
-    def items(self) -> ItemsView[str, str]:  # type: ignore[override]
-        return {
-            k: ("".join(" " if c != "\n" else c for c in v) if k in self.blank else v)
-            for k, v in super().items()
-        }.items()
+HOLDER = ("C1.1", "C1.2", "C1.3")
 
 
 @dataclass(frozen=True)
@@ -43,21 +27,18 @@ class Truth:
     name: str
 
 
-def _picture(seed: int, kind: str, blank: tuple[str, ...]) -> Any:
-    rng = random.Random(f"zb1-{kind}-{seed}")
-    car = realistic.vehicle(rng)
-    values: dict[str, str] = _Blanked(car.values, blank) if blank else car.values
-    page = realistic.render_form(rng, values)
-    if kind == "pdf":
-        a4 = Image.new("RGB", (2480, 3508), (246, 246, 244))
-        doc = page.resize(
-            (2480 - 200, round((2480 - 200) * page.height / page.width)), Image.Resampling.LANCZOS
-        )
-        a4.paste(doc, (rng.randint(40, 140), rng.randint(40, 200)))
-        return a4, car
-    image = realistic.photograph(rng, page, quality="scan" if kind == "scan" else kind)
-    image, _ = realistic.turned(rng, image, {"scan": 0.1, "phone": 0.35, "poor": 0.35}[kind])
-    return image, car
+def _blank(text: str) -> str:
+    return "".join(" " if c != "\n" else c for c in text)
+
+
+def _picture(seed: int, kind: str, blank: tuple[str, ...]) -> Image.Image:
+    rng = random.Random(f"zb1-real-{seed}")
+    document = values.document_values(rng, energy="0004")
+    printed = {k: (_blank(v) if k in blank else v) for k, v in document.values.items()}
+    variant = documents.variant_for(seed, None, rng)
+    variant = render.Variant(variant.family, variant.generation, variant.subtitle, False)
+    page = render.face(rng, values.Document(printed, document.expected), variant)
+    return conditions.photograph(random.Random(f"zb1-real-{kind}-{seed}"), page, quality=kind)
 
 
 def _ink(a: Image.Image, b: Image.Image) -> np.ndarray:
@@ -66,10 +47,10 @@ def _ink(a: Image.Image, b: Image.Image) -> np.ndarray:
 
 
 def sample(seed: int, kind: str) -> Truth:
-    full, car = _picture(seed, kind, ())
-    without_holder, _ = _picture(seed, kind, HOLDER)
-    without_vin, _ = _picture(seed, kind, ("E",))
-    data = realistic.encode(full, "jpeg", quality=90)
+    full = _picture(seed, kind, ())
+    without_holder = _picture(seed, kind, HOLDER)
+    without_vin = _picture(seed, kind, ("E",))
+    data = generate.encode(full, "jpeg", quality=90)
     return Truth(data, _ink(full, without_holder), _ink(full, without_vin), f"{kind}-{seed}")
 
 

@@ -148,12 +148,16 @@ def test_settlement_batches_are_kept_to_the_end_of_the_payout_period_and_survive
     # never paid made past the period, and a failed payout whose application was refused long ago
     year = timezone.localdate().year - settings.RETENTION_PAYOUT_YEARS
     zone = timezone.get_current_timezone()
-    application = ApplicationFactory.create(status=QuotaStatus.PAID)
-    past = _batch_item(application, created=datetime(year - 1, 12, 1, tzinfo=zone),
+    # (one application each: an application is in one open or paid item at most, issue 46)
+    past = _batch_item(ApplicationFactory.create(status=QuotaStatus.PAID), created=datetime(year - 1, 12, 1, tzinfo=zone),
                        paid=datetime(year - 1, 12, 31, 12, tzinfo=zone))  # fmt: skip
-    within = _batch_item(application, created=datetime(year - 1, 12, 1, tzinfo=zone),
+    within = _batch_item(ApplicationFactory.create(status=QuotaStatus.PAID), created=datetime(year - 1, 12, 1, tzinfo=zone),
                          paid=datetime(year, 1, 1, 12, tzinfo=zone))  # fmt: skip
-    never_paid = _batch_item(application, created=datetime(year - 1, 6, 1, tzinfo=zone), paid=None)
+    never_paid = _batch_item(
+        ApplicationFactory.create(status=QuotaStatus.TO_SETTLE),
+        created=datetime(year - 1, 6, 1, tzinfo=zone),
+        paid=None,
+    )
     refused = ApplicationFactory.create(status=QuotaStatus.REJECTED_BY_PARTNER)
     _aged(QuotaApplication, refused.pk, "updated_at", 91 * DAY)
     failed = _batch_item(refused, created=timezone.now() - 200 * DAY, paid=timezone.now() - 199 * DAY)

@@ -13,6 +13,7 @@ from django_tenants.utils import schema_context
 from accounts.models import User
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import back_office_staff_ensure
+from tests.authority.helpers import move_along, submitted
 from tests.factories import ApplicationFactory
 from tests.staff_login import client_staff_login
 
@@ -113,6 +114,60 @@ def test_a_bulk_move_moves_what_the_catalogue_allows_and_reports_the_rest(
     statuses = {a.pk: a.status for a in QuotaApplication.objects.all()}
     assert [statuses[a.pk] for a in fresh] == [QuotaStatus.PICKED_UP] * 2
     assert statuses[paid_already.pk] == QuotaStatus.PAID
+
+
+NOTICE = "Mögliche Doppelregistrierung"
+
+
+def _held_on_stadtwerk(vin: str) -> None:
+    """The same vehicle reviewed on another partner: its claim is confirmed."""
+    with schema_context("p_stadtwerk"):
+        move_along(submitted(subdomain="stadtwerk", vin=vin), QuotaStatus.ENTERED)
+
+
+def test_the_change_pages_move_past_review_tells_of_a_registry_conflict(
+    client: HttpClient, staff: User
+) -> None:
+    """As the partner area's move dialog does (issue 47): the review's notice, nothing of the
+    other partner; a move before review and a vehicle nobody else holds tell nothing."""
+    _held_on_stadtwerk("WVWZZZ1KZAW600001")
+    clashing = submitted(subdomain="autohaus", vin="WVWZZZ1KZAW600001")
+    alone = submitted(subdomain="autohaus", vin="WVWZZZ1KZAW600002")
+
+    def move(application: QuotaApplication, status: str) -> str:
+        url = f"{CHANGELIST}{application.pk}/change/"
+        answer = client.post(url, {"move_to": status, "reason": "", **_inline()}, HTTP_HOST=HOST, follow=True)
+        assert answer.status_code == 200 and answer.redirect_chain[0][1] == 302
+        return answer.text
+
+    quiet = move(alone, QuotaStatus.ENTERED)
+    told = move(clashing, QuotaStatus.ENTERED)
+
+    assert NOTICE not in quiet
+    assert NOTICE in told and "Umweltbundesamt" in told and "stadtwerk" not in told.lower()
+    assert 'class="warning"' in told
+    assert QuotaApplication.objects.get(pk=clashing.pk).status == QuotaStatus.ENTERED
+
+
+def test_a_bulk_move_past_review_tells_which_applications_meet_a_registry_conflict(
+    client: HttpClient, staff: User
+) -> None:
+    _held_on_stadtwerk("WVWZZZ1KZAW600003")
+    clashing = submitted(subdomain="autohaus", vin="WVWZZZ1KZAW600003")
+    alone = submitted(subdomain="autohaus", vin="WVWZZZ1KZAW600004")
+    ids = [str(clashing.pk), str(alone.pk)]
+
+    done = client.post(
+        CHANGELIST,
+        {"action": "move_selected", "_selected_action": ids, "apply": "1", "status": QuotaStatus.ENTERED},
+        HTTP_HOST=HOST,
+        follow=True,
+    )
+
+    assert "2 Anträge" in done.text
+    assert done.text.count(NOTICE) == 1
+    assert f"Nr. {clashing.registration.sequence}: {NOTICE}" in done.text
+    assert f"Nr. {alone.registration.sequence}: " not in done.text
 
 
 def test_the_csv_export(client: HttpClient, staff: User) -> None:

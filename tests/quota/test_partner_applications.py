@@ -125,12 +125,14 @@ def test_the_list_pages_newest_first_with_the_contracts_row(viewer: Client, rows
         "owner_type": "private",
         "sub_partner": {"id": rows["meier"].pk, "name": "Elektro Meier"},
         "single_deal": None,
-        "fee_gross": "101.15" if YEAR == 2026 else anna["fee_gross"],  # 85.00 + 19 % VAT
+        # a private owner is paid without VAT (issue 46): 85.00, as the batch pays her
+        "fee_gross": "85.00" if YEAR == 2026 else anna["fee_gross"],
+        "reference": "",  # the partner's own (integrations, issue 49): none set
     }
     clara = next(r for r in get(viewer, page_size=100).json()["results"] if r["id"] == rows["clara"].pk)
     assert (
         clara["single_deal"] == {"id": rows["fleet"].pk, "name": "Flotte Nord"}
-        and clara["fee_gross"] == "83.30"
+        and clara["fee_gross"] == "70.00"  # the deal's net: Clara is a private owner
     )
 
 
@@ -327,7 +329,8 @@ def test_moves_report_each_id_with_the_catalogues_refusal(back_office: Client, r
 
     assert response.status_code == 200, response.content
     results = response.json()["results"]
-    assert results[0] == {"id": anna.pk, "ok": True, "detail": None, "error_code": None}
+    # no double registration met: no notice (issue 47)
+    assert results[0] == {"id": anna.pk, "ok": True, "detail": None, "error_code": None, "notice": None}
     assert results[1]["ok"] is True
     assert results[2]["ok"] is False and results[2]["error_code"] == "QA002"
     assert results[2]["detail"] == "Test → In Prüfung: Dieser Statuswechsel ist nicht erlaubt."
@@ -426,7 +429,7 @@ def test_the_csv_has_german_headers_labels_bom_and_defused_formulas(
     )
     assert (
         by_name["Claasen"]["Einzelvertrag"] == "Flotte Nord"
-        and by_name["Claasen"]["Prämie brutto (EUR)"] == "83,30"
+        and by_name["Claasen"]["Prämie brutto (EUR)"] == "70,00"  # private: the deal's net
     )
     assert by_name["Ernst"]["Vorname"] == "'=HYPERLINK(1)"
     assert by_name["Brandt"]["Haltertyp"] == "Privat"
@@ -488,7 +491,13 @@ def test_partner_a_ids_on_partner_b_are_404_and_b_staff_see_nothing_of_a(rows: d
     assert detail.status_code == 404
     assert anna.pk not in ids(listed)
     assert moved.json()["results"] == [
-        {"id": anna.pk, "ok": False, "detail": "Diesen Antrag gibt es nicht.", "error_code": None}
+        {
+            "id": anna.pk,
+            "ok": False,
+            "detail": "Diesen Antrag gibt es nicht.",
+            "error_code": None,
+            "notice": None,
+        }
     ]
     with schema_context("p_stadtwerk"):
         assert QuotaApplication.objects.get(pk=anna.pk).status == "qa_created"

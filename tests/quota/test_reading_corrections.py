@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 HOST = "stadtwerk.localhost"
 OTHER_HOST = "autohaus.localhost"
 API = "/api/partner/quota_applications/"
-GOOD_VIN = "WVWZZZ1KZAW000123"  # Europe: plausible without a check digit
+GOOD_VIN = "XP7ZZZ1KZAW000123"  # Tesla (Berlin), as D.1 says: plausible without a check digit
 
 
 def session(partner: Partner, role: str, host: str = HOST) -> Client:
@@ -81,7 +81,7 @@ def test_the_detail_shows_each_field_with_confidence_and_unread(
     assert response.status_code == 200
     registration = response.json()["registration"]
     fields = {field["code"]: field for field in registration["fields"]}
-    assert list(fields) == ["E", "B", "I", "J", "10", "P.3", "D.1", "D.3", "A", "2.1"]
+    assert list(fields) == ["E", "3", "B", "I", "J", "10", "P.3", "D.1", "D.3", "A", "2.1"]
     assert fields["E"] == {
         "code": "E", "name": "vin", "value": None, "confidence": None, "unread": True,
         "source": "reader", "corrected_by": None, "corrected_at": None,
@@ -99,7 +99,7 @@ def test_the_back_office_corrects_an_unread_vin_recorded_and_audited(
     member, password = staff_member(stadtwerk, role="back_office")
     client = partner_session(Client(enforce_csrf_checks=True), HOST, member, password)
 
-    response = correct(client, application.pk, "E", " wvwzzz1kzaw000123 ")
+    response = correct(client, application.pk, "E", " xp7zzz1kzaw000123 ")
 
     assert response.status_code == 200, response.content
     registration = response.json()["registration"]
@@ -109,7 +109,7 @@ def test_the_back_office_corrects_an_unread_vin_recorded_and_audited(
     assert registration["vin"] == GOOD_VIN
     assert registration["unread"] == [] and registration["needs_review"] is False
     assert registration["corrections"] == [
-        {"code": "E", "before": "", "after": GOOD_VIN, "actor": member.name,
+        {"code": "E", "before": "", "after": GOOD_VIN, "actor": member.name, "rule": "",
          "created_at": registration["corrections"][0]["created_at"]}
     ]  # fmt: skip
     with schema_context("p_stadtwerk"):
@@ -278,3 +278,31 @@ def test_the_admin_change_page_shows_the_reading_and_corrects_a_field(
         assert AuditEntry.objects.filter(action="registration.correct").count() == 1
     after = client.get(url, HTTP_HOST=HOST).content.decode()
     assert "korrigiert von" in after and timezone.localdate().strftime("%d.%m.%Y") in after
+
+
+def test_a_corrected_vin_frees_the_old_vehicle_and_claims_the_new_one(stadtwerk: Partner) -> None:
+    """Issue 47: the correction moves the registry claim in its own transaction; the old VIN is
+    free for its real owner at another partner, the new one taken from now on."""
+    from authority.models import VehicleClaim
+    from authority.registry import vin_hash
+    from quota.models import QuotaStatus
+    from tests.authority.helpers import submitted
+
+    misread, right = "WVWZZZ1KZAW000124", GOOD_VIN
+    with schema_context("p_stadtwerk"):
+        application = submitted(subdomain="stadtwerk", vin=misread)
+    assert VehicleClaim.objects.get(application_id=application.pk).vin_hash == vin_hash(misread)
+
+    response = correct(session(stadtwerk, "back_office"), application.pk, "E", right)
+
+    assert response.status_code == 200, response.content
+    claim = VehicleClaim.objects.get(partner=stadtwerk)
+    assert (claim.vin_hash, claim.application_id) == (vin_hash(right), application.pk)
+    assert not VehicleClaim.objects.filter(vin_hash=vin_hash(misread)).exists()
+    with schema_context("p_autohaus"):
+        owner_of_misread = submitted(subdomain="autohaus", vin=misread)
+        other_of_right = submitted(subdomain="autohaus", vin=right)
+    # nobody is refused at upload: the claims are provisional until review (issue 47)
+    assert owner_of_misread.status == other_of_right.status == QuotaStatus.CREATED
+    assert VehicleClaim.objects.get(vin_hash=vin_hash(misread)).application_id == owner_of_misread.pk
+    assert VehicleClaim.objects.filter(vin_hash=vin_hash(right)).count() == 2

@@ -25,7 +25,7 @@ from registrations.ocr_pool import POOL, CheckLimits, scan_check_pooled
 from tenants.models import Partner
 from tests.api.live import committed_owner_tokens
 from tests.conftest import start_server
-from tests.fixtures.zlb import realistic
+from tests.fixtures.zlb.real import documents, wrong
 from tests.registrations.test_api import HOST, YEAR, upload
 
 LIMITS = CheckLimits(min_size=500, max_pixels=25_000_000, max_bytes=10 * 1024 * 1024)
@@ -48,7 +48,7 @@ def auth() -> dict[str, str]:
 
 
 def _teil2() -> bytes:
-    return realistic.wrong_sample(1, "teil2").data
+    return wrong.wrong_document(1, "teil2")[0]
 
 
 @pytest.mark.django_db
@@ -198,7 +198,7 @@ def test_a_huey_process_worker_checks_the_scan_itself(fresh_pool: Any) -> None:
     answer = context.Queue()
     worker = context.Process(
         target=_check_in_a_daemonic_process,
-        args=(realistic.zb1_sample(4241, "scan").data, answer),
+        args=(documents.real_document(4241, "scan", "cousine", energy="0004")[0], answer),
         daemon=True,
     )
     worker.start()

@@ -150,7 +150,7 @@ def test_no_billing(client: Client, owner: User) -> None:
 
 def test_its_staff_cannot_reach_or_log_into_the_admin(client: Client) -> None:
     # given: the demo back-office user of this partner, with its real password
-    from tenants.management.commands.seed_demo import DEMO_STAFF_PASSWORD
+    from console.management.commands.seed_demo import DEMO_STAFF_PASSWORD
 
     assert User.objects.filter(username="backoffice").exists()
 

@@ -23,7 +23,7 @@ from django_tenants.utils import schema_context
 from accounts.models import User
 from accounts.tokens import tokens_issue
 from config.api import api
-from tenants.management.commands.seed_demo import DEMO_STAFF_PASSWORD
+from console.management.commands.seed_demo import DEMO_STAFF_PASSWORD
 from tenants.models import Partner
 from tests.factories import ApplicationFactory
 from tests.security.staff_login import admin_login
@@ -137,6 +137,12 @@ OPERATIONS: dict[tuple[str, str], Request] = {
     ("POST", "/api/end_user_portal/erasure/"): _json("POST", "/api/end_user_portal/erasure/"),
     ("POST", "/api/end_user_portal/erasure/confirm/"): _json(
         "POST", "/api/end_user_portal/erasure/confirm/", lambda d: {"code": "000000"}
+    ),
+    ("POST", "/api/end_user_portal/self_billing/"): _json(
+        "POST", "/api/end_user_portal/self_billing/", lambda d: {"objected": False}
+    ),
+    ("PUT", "/api/end_user_portal/payout_account/"): _json(
+        "PUT", "/api/end_user_portal/payout_account/", lambda d: {"account_iban": "DE89370400440532013000"}
     ),
 }
 # Reads that answer A's owner with A's data on A's host: the control proves the leak check sees it.

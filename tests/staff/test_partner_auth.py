@@ -103,6 +103,7 @@ def test_password_then_code_signs_in(admin: tuple[StaffMember, str]) -> None:
         "name": "chefin",
         "role": "partner_admin",
         "language": "de",
+        "digest_enabled": True,  # the daily mail digest (issue 49): on unless switched off
     }
     session_cookie = client.cookies[settings.SESSION_COOKIE_NAME]
     assert session_cookie["httponly"] and session_cookie["samesite"] == "Lax"
@@ -380,7 +381,7 @@ def test_the_demo_back_office_signs_in_to_the_partner_area_with_demo_totp() -> N
 
     from django.core.management import call_command
 
-    from tenants.management.commands.seed_demo import DEMO_STAFF_PASSWORD
+    from console.management.commands.seed_demo import DEMO_STAFF_PASSWORD
 
     client = browser()
     assert login(client, "backoffice", DEMO_STAFF_PASSWORD).json()["step"] == "otp"

@@ -6,6 +6,7 @@ first."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import datetime
 import functools
@@ -20,8 +21,8 @@ import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
@@ -34,6 +35,7 @@ from playwright.sync_api import (
     ViewportSize,
     sync_playwright,
 )
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_FLAGS, DESKTOP, PHONE
@@ -151,6 +153,42 @@ def chromium() -> Iterator[Browser]:
         browser.close()
 
 
+class StoryPages:
+    """A new page per story in one browser context per viewport, kept for the whole file: the
+    context's HTTP and code caches keep Storybook's scripts (some 2 MB, loaded and compiled
+    again for every story in a context of its own) and MSW's service worker stays installed.
+    What a story could leave for the next (cookies, local and session storage) is cleared when
+    its page closes; every page still starts at the fixed clock and its context's viewport."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.contexts: dict[tuple[int, int], BrowserContext] = {}
+
+    def open(self, viewport: ViewportSize) -> Page:
+        key = (viewport["width"], viewport["height"])
+        if key not in self.contexts:
+            self.contexts[key] = _context(self.browser, viewport)
+        return self.contexts[key].new_page()
+
+    @staticmethod
+    def leave(page: Page) -> None:
+        with contextlib.suppress(PlaywrightError):
+            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.context.clear_cookies()
+        page.close()
+
+    def close(self) -> None:
+        for context in self.contexts.values():
+            context.close()
+
+
+@pytest.fixture(scope="module")
+def story_pages(chromium: Browser) -> Iterator[StoryPages]:
+    pages = StoryPages(chromium)
+    yield pages
+    pages.close()
+
+
 def test_there_is_a_story_for_every_screen() -> None:
     names = {str(story["name"]).split(":")[0] for story in STORIES}
     for screen in ("Welcome", "TermsView", "LoginCA", "CodeValidation", "Billing", "Finish", "RecaptchaOtpFlow",
@@ -160,9 +198,10 @@ def test_there_is_a_story_for_every_screen() -> None:
 
 
 @pytest.mark.parametrize("story", STORIES, ids=[str(s["id"]) for s in STORIES])
-def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str, chromium: Browser) -> None:
-    context = _context(chromium, DESKTOP if _is_desktop(story) else PHONE)
-    page: Page = context.new_page()
+def test_the_story_renders_cleanly(
+    story: dict[str, object], storybook_url: str, story_pages: StoryPages
+) -> None:
+    page = story_pages.open(DESKTOP if _is_desktop(story) else PHONE)
     errors: list[str] = []
     looks: list[str] = []
 
@@ -219,7 +258,7 @@ def test_the_story_renders_cleanly(story: dict[str, object], storybook_url: str,
                 looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
         assert errors == [], errors
     finally:
-        context.close()
+        story_pages.leave(page)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
@@ -369,10 +408,9 @@ SCREEN_ARRIVED = """() => Boolean(document.querySelector('#storybook-root h1'))
 @pytest.mark.parametrize("kind", KIND_VARIANTS)
 @pytest.mark.parametrize("story_id", KIND_STORIES)
 def test_the_story_looks_like_its_baseline_in_another_kind(
-    story_id: str, kind: str, storybook_url: str, chromium: Browser
+    story_id: str, kind: str, storybook_url: str, story_pages: StoryPages
 ) -> None:
-    context = _context(chromium, PHONE)
-    page: Page = context.new_page()
+    page = story_pages.open(PHONE)
     page.add_init_script(WATCH)
     looks: list[str] = []
     try:
@@ -388,7 +426,7 @@ def test_the_story_looks_like_its_baseline_in_another_kind(
         page.wait_for_timeout(300)
         looks.append(compare_look(page, f"{kind}--{story_id}--desktop"))
     finally:
-        context.close()
+        story_pages.leave(page)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
@@ -441,4 +479,15 @@ def test_the_designer_preview_compiles_a_new_partner_and_shows_its_errors(
     button = screen.get_by_test_id("terms-submit")
     button.wait_for()
     assert button.evaluate("(node) => getComputedStyle(node).backgroundColor") == "rgb(170, 0, 0)"
+    # terms pasted with hard line breaks are shown reflowed, as they will be stored (issue 51)
+    terms = "Bedingungen\n\nWir vermarkten die Quote für das gewählte\nQuotenjahr."
+    encoded = base64.b64encode(terms.encode()).decode()
+    editor.fill(json.dumps({"pages": {"termsdetails": {"text": encoded}}}))
+    page.get_by_label("Bildschirm").click()
+    page.get_by_role("option", name="/termsdetails", exact=True).click()
+    page.get_by_test_id("preview-compile").click()
+    shown = screen.get_by_test_id("terms-text")
+    shown.wait_for()
+    assert shown.locator("p").count() == 2
+    assert "für das gewählte Quotenjahr." in shown.inner_text()
     context.close()

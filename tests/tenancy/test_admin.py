@@ -49,8 +49,11 @@ def test_the_admin_shows_configuration_errors_per_field(staff: Client) -> None:
 
     assert response.status_code == 200  # type: ignore[attr-defined]
     page = response.content.decode()  # type: ignore[attr-defined]
-    assert "colors.button: Enter a colour as #rgb, #rrggbb or #rrggbbaa." in page
-    assert "item_alignment: Input should be &#x27;left&#x27;, &#x27;center&#x27; or &#x27;right&#x27;" in page
+    assert "Marke › Farben › Schaltfläche: Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben." in page
+    assert (
+        "Marke › Ausrichtung der Überschriften: Bitte eine der angebotenen Möglichkeiten wählen: &#x27;left&#x27;, &#x27;center&#x27; oder &#x27;right&#x27;."
+        in page
+    )
     assert not Partner.objects.filter(subdomain="admin-neu").exists()
 
 

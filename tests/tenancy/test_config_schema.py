@@ -2,7 +2,7 @@ import base64
 
 import pytest
 
-from tenants.config_schema import ConfigErrors, config_normalise, config_validate
+from common.partner_config import ConfigErrors, config_normalise, config_validate
 
 
 def test_an_empty_configuration_gets_the_spec_defaults() -> None:
@@ -80,15 +80,17 @@ def test_invalid_values_are_refused_with_a_message_per_field() -> None:
         "pages.finish.redirect_url",
         "unknown_key",
     }
-    assert errors["colors.button"] == ["Enter a colour as #rgb, #rrggbb or #rrggbbaa."]
-    assert errors["pages.finish.redirect_url"] == ["Enter an http(s) URL."]
+    assert errors["colors.button"] == ["Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben."]
+    assert errors["pages.finish.redirect_url"] == ["Bitte eine http(s)-Adresse angeben."]
 
 
 def test_base64_texts_must_decode() -> None:
     with pytest.raises(ConfigErrors) as refused:
         config_validate({"pages": {"termsdetails": {"text": "not base64!"}}})
 
-    assert refused.value.errors == {"pages.termsdetails.text": ["Enter the text base64-encoded (UTF-8)."]}
+    assert refused.value.errors == {
+        "pages.termsdetails.text": ["Bitte den Text base64-kodiert (UTF-8) angeben."]
+    }
     text = base64.b64encode("AGB für alle".encode()).decode()
     assert config_validate({"pages": {"termsdetails": {"text": text}}}).pages.termsdetails.text == text
 
@@ -136,7 +138,7 @@ def test_the_model_refuses_an_invalid_configuration_on_full_clean() -> None:
         partner.full_clean()
 
     assert refused.value.message_dict["config"] == [
-        "colors.text: Enter a colour as #rgb, #rrggbb or #rrggbbaa."
+        "colors.text: Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben."
     ]
     partner.config["colors"] = {"text": "#000"}
     partner.full_clean()
@@ -144,7 +146,7 @@ def test_the_model_refuses_an_invalid_configuration_on_full_clean() -> None:
 
 
 def test_the_default_login_intro_follows_the_login_flow() -> None:
-    from tenants.config_schema import LOGIN_INTRO_CODE, LOGIN_INTRO_LINK, config_normalise
+    from common.partner_config import LOGIN_INTRO_CODE, LOGIN_INTRO_LINK, config_normalise
 
     # the code login does not promise a link (the demo stadtwerk said 'Link' and sent a code)
     stored = config_normalise({"authentication_flow": "otp"})

@@ -1,6 +1,7 @@
 """Delete archives (site off, data kept); partner_purge is separate, confirmed and dumps first;
 django-tenants' own create/delete/clone commands are refused."""
 
+import stat
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -166,6 +167,7 @@ def test_purge_writes_a_dump_then_drops_schema_media_and_rows(
         check=True,
     ).stdout
     assert "p_purge_me accounts_user" in listing  # the data is in the dump ...
+    assert stat.S_IMODE(dump.stat().st_mode) == 0o600  # ... for the platform's user alone
     assert not schema_exists("p_purge_me")  # ... and gone from the database
     assert not Partner.objects.filter(subdomain="purge-me").exists()
     assert not Domain.objects.filter(domain="purge-me.localhost").exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import stat
 import tarfile
 from collections.abc import Iterator
 from datetime import timedelta
@@ -27,10 +28,10 @@ from PIL import Image
 from accounts.models import User
 from authority.models import VehicleClaim
 from authority.registry import vehicle_claim
+from console.backup import BackupError, backup_verify, partner_backup, partner_restore
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_application_move
 from registrations.models import BevRegistration
-from tenants.backup import BackupError, backup_verify, partner_backup, partner_restore
 from tenants.brand import brand_asset_store
 from tenants.models import ConfigVersion, Domain, Partner
 from tenants.services import config_draft_save, partner_provision, partner_update
@@ -224,6 +225,8 @@ def test_backup_command_writes_an_archive(tmp_path: Path) -> None:
 
     assert "Backed up autohaus" in out.getvalue()
     assert backup_verify(target)["subdomain"] == "autohaus"
+    # every partner's owners are in it: for the platform's user alone, whatever the umask
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
     with pytest.raises(CommandError, match="exists"):
         call_command("partner_backup", "autohaus", output=target)
     with pytest.raises(CommandError, match="No partner"):

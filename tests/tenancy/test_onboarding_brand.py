@@ -1,6 +1,7 @@
 """Brand assets from the console: raster re-encoded and resized, SVG cleaned, favicon sizes;
 stored under the partner's prefix and served from its own host at /brand/<name>."""
 
+import html
 import io
 from typing import Any
 
@@ -65,6 +66,8 @@ def test_a_logo_is_re_encoded_resized_stored_and_served(staff: Client, partner: 
     draft = ConfigVersion.objects.get(partner=partner, published_at__isnull=True)
     url = draft.config["logo"]
     assert url.startswith("/brand/logo-") and url.endswith(".png")
+    # measured for the theme: 3:1, its text unknown (a raster logo)
+    assert (draft.config["logo_aspect"], draft.config["logo_text_share"]) == (3.0, None)
     partner.refresh_from_db()
     assert partner.config["logo"] is None  # the live site changes only when published
     served = Client().get(url, HTTP_HOST=HOST)
@@ -213,7 +216,57 @@ def test_an_svg_logo_gets_a_png_copy_that_mails_show(partner: Partner) -> None:
     assert ".svg" not in html
     # the website keeps the SVG
     assert Client().get("/api/configs/marke/", HTTP_HOST=HOST).json()["theme"]["assets"]["logo"] == asset.url
+    # measured for the theme: 3:1, no text in it
+    assert (asset.measure.aspect, asset.measure.text_share) == (3.0, 0.0)
 
 
 def test_an_svg_favicon_or_header_gets_no_png_copy(partner: Partner) -> None:
     assert brand_asset_store(partner=partner, kind="header_image", data=LOGO_SVG).extra == {}
+
+
+def _nested_uses(levels: int, fan_out: int) -> bytes:
+    """Each group copies the one before `fan_out` times: fan_out ** levels rectangles."""
+    groups = ['<g id="g0"><rect width="1" height="1"/></g>']
+    for level in range(1, levels + 1):
+        uses = "".join(f'<use href="#g{level - 1}"/>' for _ in range(fan_out))
+        groups.append(f'<g id="g{level}">{uses}</g>')
+    body = "".join(groups)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs>{body}</defs>'
+        f'<use href="#g{levels}"/></svg>'
+    ).encode()
+
+
+USE_REFUSED = "Die SVG-Datei verweist zu oft auf eigene Teile (<use>) und wird nicht angenommen."
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        _nested_uses(8, 10),  # 10**8 rectangles from 81 <use>: the browser hangs
+        _nested_uses(5, 1),  # copies of copies five deep
+        b'<svg xmlns="http://www.w3.org/2000/svg"><g id="x"><use href="#x"/></g></svg>',  # itself
+        b'<svg xmlns="http://www.w3.org/2000/svg"><rect id="r" width="1" height="1"/>'
+        + b'<use href="#r"/>' * 101
+        + b"</svg>",
+    ],
+    ids=["nested", "deep", "cycle", "many"],
+)
+def test_an_svg_logo_with_too_many_or_too_deep_uses_is_refused(
+    staff: Client, partner: Partner, data: bytes
+) -> None:
+    upload = SimpleUploadedFile("logo.svg", data, content_type="image/svg+xml")
+
+    response = staff.post(
+        f"/admin/tenants/partner/{partner.pk}/brand/", {"logo": upload}, HTTP_HOST="localhost", follow=True
+    )
+
+    assert f"Logo: {USE_REFUSED}" in html.unescape(response.content.decode())
+    assert not ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).exists()
+
+
+def test_an_svg_logo_with_a_few_uses_is_kept(partner: Partner) -> None:
+    asset = brand_asset_store(
+        partner=partner, kind="logo", data=_nested_uses(2, 4)
+    )  # 16 rectangles, copies 3 deep
+    assert asset.url.endswith(".svg")

@@ -40,7 +40,7 @@ def test_the_admin_refuses_a_pale_button_and_suggests_a_shade(staff: Client) -> 
     page = html.unescape(response.content.decode())
     assert response.status_code == 200
     assert (
-        "colors.button: Zu wenig Kontrast: Schrift der Schaltfläche auf der Schaltfläche (#ffffff auf #a3a3f0) hat 2,"
+        "Marke › Farben › Schaltfläche: Zu wenig Kontrast: Schrift der Schaltfläche auf der Schaltfläche (#ffffff auf #a3a3f0) hat 2,"
         in page
     )
     assert "Nächster passender Farbton: #" in page

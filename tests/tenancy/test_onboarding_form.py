@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from pydantic import BaseModel
 
 from accounts.models import User
+from common.partner_config import Colors, Pages, PartnerConfig, config_normalise
 from tenants.config_form import SECTIONS, config_form_schema, config_group, config_ungroup
-from tenants.config_schema import Pages, PartnerConfig, config_normalise
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
 from tests.staff_login import client_staff_login
@@ -61,8 +62,8 @@ def test_grouping_is_lossless(demo: dict[str, Any]) -> None:
     grouped = config_group(config)
 
     assert config_normalise(config_ungroup(json.loads(json.dumps(grouped)))) == config
-    # base64 HTML appears decoded in the form
-    assert grouped["rechtliches"]["termsdetails"]["text"].startswith("Teilnahmebedingungen")
+    # base64 HTML appears decoded in the form, as stored: reflowed into paragraphs
+    assert grouped["rechtliches"]["termsdetails"]["text"].startswith("<p>Teilnahmebedingungen")
 
 
 def test_the_schema_has_sections_colour_pickers_and_text_areas() -> None:
@@ -72,9 +73,62 @@ def test_the_schema_has_sections_colour_pickers_and_text_areas() -> None:
     assert schema["keys"]["marke"]["title"] == "Marke"
     assert schema["keys"]["marke"]["keys"]["colors"]["keys"]["button"]["format"] == "color"
     assert schema["keys"]["rechtliches"]["keys"]["impressum_details"]["widget"] == "textarea"
-    assert schema["keys"]["ablauf"]["keys"]["authentication_flow"]["choices"] == ["link", "otp"]
-    assert schema["keys"]["gebuehren"]["keys"]["fees"]["type"] == "array"
+    assert schema["keys"]["ablauf"]["keys"]["authentication_flow"]["choices"] == [
+        {"title": "Link per E-Mail", "value": "link"},
+        {"title": "Code per E-Mail", "value": "otp"},
+    ]
+    assert schema["keys"]["jahre"]["keys"]["fees"]["type"] == "array"
     assert schema["keys"]["texte"]["keys"]["finish"]["keys"]["countdown_seconds"]["maximum"] == 600
+
+
+def _untitled(model: type[BaseModel], prefix: str = "") -> list[str]:
+    missing = []
+    for name, info in model.model_fields.items():
+        path = f"{prefix}{name}"
+        if not info.title:
+            missing.append(path)
+        annotation = info.annotation
+        for candidate in (annotation, *getattr(annotation, "__args__", ())):
+            if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+                missing += _untitled(candidate, f"{path}.")
+    return missing
+
+
+def test_every_field_has_a_german_label_in_the_schema_and_the_form_shows_it() -> None:
+    # one source: the schema's title and description are the form's label and help text
+    assert _untitled(PartnerConfig) == []
+    schema = config_form_schema()
+    link = schema["keys"]["marke"]["keys"]["colors"]["keys"]["link"]
+    assert link["title"] == Colors.model_fields["link"].title == "Links"
+    assert link["help_text"] == Colors.model_fields["link"].description
+    assert schema["keys"]["auszahlung"]["keys"]["payout_account"]["keys"]["iban"]["title"] == "IBAN"
+    assert schema["keys"]["jahre"]["keys"]["fees"]["items"]["title"] == "Preis"
+    assert [title for _, title, _ in SECTIONS] == [
+        "Marke", "Texte", "Rechtliche Seiten", "Jahre und Preise", "Auszahlungskonto",
+        "Anmeldung und Kundenportal", "E-Mails",
+    ]  # fmt: skip
+
+    # no schema key is shown as a label: every title is words, not a snake_case key
+    def titles(node: dict[str, Any]) -> list[str]:
+        found = [node["title"]]
+        for child in node.get("keys", {}).values():
+            found += titles(child)
+        if "items" in node:
+            found += titles(node["items"])
+        for choice in node.get("choices", []):
+            found.append(choice["title"])
+        return found
+
+    def helps(node: dict[str, Any]) -> list[str]:
+        found = [node[key] for key in ("help_text", "description") if key in node]
+        for child in [*node.get("keys", {}).values(), *([node["items"]] if "items" in node else [])]:
+            found += helps(child)
+        return found
+
+    shown = titles(schema)
+    assert [title for title in shown if re.search(r"[a-z]_[a-z]|^[a-z]+$", title)] == []
+    # help texts are the fields' German descriptions, never a model's English docstring
+    assert [text for text in helps(schema) if re.search(r"\b(the|and|of|is)\b", text)] == []
 
 
 @pytest.mark.django_db
@@ -123,9 +177,14 @@ def test_messages_are_put_on_the_fields_of_the_form(staff: Client) -> None:
     page = html.unescape(response.content.decode())
     errors = widget_config(response.content.decode())["errorMap"]
     assert any("Zu wenig Kontrast" in m for m in errors["marke§colors§text"])
-    assert errors["texte§finish§redirect_url"] == ["Enter an http(s) URL."]
-    assert errors["marke§item_alignment"] == ["Input should be 'left', 'center' or 'right'"]
-    assert "pages.finish.redirect_url: Enter an http(s) URL." in page
+    assert errors["texte§finish§redirect_url"] == ["Bitte eine http(s)-Adresse angeben."]
+    assert errors["marke§item_alignment"] == [
+        "Bitte eine der angebotenen Möglichkeiten wählen: 'left', 'center' oder 'right'."
+    ]
+    assert (
+        "Texte › Abschlussseite › Weiterleitung nach Abschluss (URL): Bitte eine http(s)-Adresse angeben."
+        in page
+    )
     # the form keeps what was typed
     assert widget_config(response.content.decode())["data"]
     assert not Partner.objects.filter(subdomain="formular").exists()

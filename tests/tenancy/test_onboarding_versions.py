@@ -50,7 +50,10 @@ def change(client: Client, partner: Partner, config: dict, **fields: str) -> obj
 
 
 def config_call(client: Client, **headers: str) -> Any:
-    return client.get("/api/configs/solar/", HTTP_HOST="solar.localhost", **headers)  # type: ignore[arg-type]
+    """The partner's site as a visitor's browser asks it: a jar of its own (the test client keeps
+    one jar for every host, and the partner host ends a session cookie it does not know, the
+    platform admin's among them; a browser keeps cookies per host)."""
+    return Client().get("/api/configs/solar/", HTTP_HOST="solar.localhost", **headers)  # type: ignore[arg-type]
 
 
 def page(response: object) -> str:
@@ -84,7 +87,7 @@ def test_an_edit_is_a_draft_until_published_then_a_new_version(staff: Client, pa
     form = page(staff.get(f"/admin/tenants/partner/{partner.pk}/change/", HTTP_HOST="localhost"))
     assert "Entwurf, noch nicht veröffentlicht" in form
     assert "Solar – THG" in form and "Solar – Ihre Prämie" in form  # before and after in the diff
-    assert "<code>page_title</code>" in form
+    assert "<td>Marke › Titel der Website</td>" in form  # the field by its German name
 
     # when it is published
     response = staff.post(
@@ -137,7 +140,7 @@ def test_a_draft_failing_the_gate_is_not_saved(staff: Client, partner: Partner) 
     )
 
     assert response.status_code == 200  # type: ignore[attr-defined]
-    assert "colors.text: Zu wenig Kontrast" in page(response)
+    assert "Marke › Farben › Text: Zu wenig Kontrast" in page(response)
     assert not ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).exists()
 
 
@@ -152,11 +155,17 @@ def test_discarding_a_draft_keeps_the_live_configuration(staff: Client, partner:
 
 
 def test_name_and_switches_are_saved_directly(staff: Client, partner: Partner) -> None:
+    # the site's switch is no field of the form any more ("Deaktivieren" beside the checklist)
     response = change(staff, partner, partner.config, name="Solar AG", frontend_active="")
+    assert response.status_code == 302  # type: ignore[attr-defined]
+    partner.refresh_from_db()
+    assert (partner.name, partner.frontend_active) == ("Solar AG", True)
+
+    response = staff.post(f"/admin/tenants/partner/{partner.pk}/deactivate/", {}, HTTP_HOST="localhost")
 
     assert response.status_code == 302  # type: ignore[attr-defined]
     partner.refresh_from_db()
-    assert (partner.name, partner.frontend_active) == ("Solar AG", False)
+    assert partner.frontend_active is False
     assert not ConfigVersion.objects.filter(partner=partner, published_at__isnull=True).exists()
 
 

@@ -60,7 +60,7 @@ def test_an_invalid_configuration_is_refused_with_field_messages_and_nothing_is_
         partner_provision(subdomain="kaputt", name="Kaputt", config={"colors": {"text": "red"}})
 
     assert refused.value.message_dict["config"] == [
-        "colors.text: Enter a colour as #rgb, #rrggbb or #rrggbbaa."
+        "colors.text: Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben."
     ]
     assert not Partner.objects.filter(subdomain="kaputt").exists()
     assert tables_in("p_kaputt") == set()
@@ -96,7 +96,10 @@ def test_create_partner_command_reports_field_errors(tmp_path: Path) -> None:
     config_file = tmp_path / "config.json"
     config_file.write_text(json.dumps({"gender_option": 9}))
 
-    with pytest.raises(CommandError, match="config: gender_option: Input should be 1, 2 or 3"):
+    with pytest.raises(
+        CommandError,
+        match="config: gender_option: Bitte eine der angebotenen Möglichkeiten wählen: 1, 2 oder 3",
+    ):
         call_command("create_partner", "solar2", "Solar", "--config", str(config_file))
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tenants.config_schema import config_normalise
+from common.partner_config import config_normalise
 from tenants.demo import DEMO_PARTNERS
 from themes.compiler import KINDS, theme_compile
+from themes.perceptual import STATUS_DISTANCE, colour_distance
 
 GOLDEN = Path(__file__).parent / "golden"
 WEB_FIXTURES = Path(__file__).resolve().parents[2] / "web" / "src" / "test" / "fixtures"
@@ -29,6 +30,17 @@ def test_each_kind_compiles_to_its_golden_bundle(kind: str) -> None:
         golden.write_text(bundle + "\n", encoding="utf-8")
 
     assert bundle + "\n" == golden.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kinds_status_colours_keep_their_distance_from_the_primary(kind: str) -> None:
+    """Error, warning and success at CIEDE2000 >= STATUS_DISTANCE from the demo partner's
+    primary of every kind, and from the same brand in every other kind's theme."""
+    for config_kind in KINDS:
+        palette = theme_compile(demo_config(config_kind), kind)["mui"]["palette"]
+        primary = palette["primary"]["main"]
+        for status in ("error", "warning", "success"):
+            assert colour_distance(palette[status]["main"], primary) >= STATUS_DISTANCE, (config_kind, status)
 
 
 def test_the_compiler_is_deterministic_and_keyed_by_the_configuration() -> None:

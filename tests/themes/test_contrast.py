@@ -3,7 +3,7 @@ nearest passing shade that the refusal suggests."""
 
 import pytest
 
-from tenants.config_schema import config_normalise
+from common.partner_config import config_normalise
 from tenants.demo import DEMO_PARTNERS
 from themes.contrast import (
     contrast_errors,
@@ -52,7 +52,8 @@ def test_a_light_button_is_refused_naming_the_pair_its_ratio_and_a_passing_shade
 
     errors = contrast_errors(config)
 
-    assert list(errors) == ["colors.button"]
+    # links follow the button when the configuration names no link colour of its own
+    assert list(errors) == ["colors.button", "colors.link"]
     first = errors["colors.button"][0]
     assert "Schrift der Schaltfläche auf der Schaltfläche (#ffffff auf #8ab4f8)" in first
     assert f"hat {ratio_text(contrast_ratio('#ffffff', '#8ab4f8'))}:1" in first
@@ -88,8 +89,8 @@ def test_every_pair_is_checked() -> None:
         "Schrift der Schaltfläche auf der Desktop-Schaltfläche",
         "Text auf dem Seitenhintergrund",
         "Text auf der Desktop-Box",
-        "Linkfarbe (Schaltflächenfarbe) auf dem Seitenhintergrund",
-        "Linkfarbe (Schaltflächenfarbe) auf der Desktop-Box",
+        "Linkfarbe auf dem Seitenhintergrund",
+        "Linkfarbe auf der Desktop-Box",
         "Ziffer (weiß) im Kreis",
     ]
 
@@ -113,3 +114,34 @@ def test_no_shade_is_suggested_when_none_can_pass() -> None:
 
     assert problem.suggestion is None
     assert "Kein Farbton" in problem.message
+
+
+def test_a_yellow_brand_keeps_its_button_and_only_the_link_is_darkened() -> None:
+    # a light brand: yellow buttons with dark text on them pass; as a link, yellow does not
+    yellow = {"button": "#ffd400", "desktop_button": "#ffd400", "button_text": "#1f2933"}
+    config = config_normalise({"colors": {**yellow, "link": "#ffd400"}})
+
+    problems = contrast_problems(config)
+
+    assert {problem.field for problem in problems} == {"colors.link"}
+    suggestion = problems[0].suggestion
+    assert suggestion is not None and contrast_ratio(suggestion, "#ffffff") >= 4.5
+    # the suggested link colour passes, the button stays the brand's yellow
+    fixed = config_normalise({"colors": {**yellow, "link": suggestion}})
+    assert contrast_errors(fixed) == {}
+    assert fixed["colors"]["button"] == "#ffd400"
+    # and the theme draws links in it, buttons in yellow
+    from themes.compiler import theme_compile
+
+    mui = theme_compile(fixed, "standard")["mui"]
+    assert mui["palette"]["primary"]["main"] == "#ffd400"
+    assert mui["palette"]["link"]["main"] == suggestion
+    assert mui["components"]["MuiLink"]["styleOverrides"]["root"]["color"] == suggestion
+
+
+def test_a_configuration_without_a_link_colour_keeps_its_links_in_the_button_colour() -> None:
+    # stored before colors.link existed: nothing changes on screen
+    config = config_normalise({"colors": {"button": "#1d4ed8", "desktop_button": "#1d4ed8"}})
+
+    assert config["colors"]["link"] == "#1d4ed8"
+    assert config_normalise({})["colors"]["link"] == config_normalise({})["colors"]["button"]

@@ -18,7 +18,9 @@ declare global {
 const subdomain = document.querySelector<HTMLMetaElement>('meta[name="thg-partner"]')?.content.trim().toLowerCase();
 if (subdomain && window.thgConfigCall === undefined) {
   // The same call as fetchPartnerConfig: plain, JSON content type, German (spec section 7).
-  const url = `/api/configs/${encodeURIComponent(subdomain)}/`;
+  // A console preview link's token goes along (a framed preview gets no cookie across sites).
+  const preview = new URLSearchParams(window.location.search).get("thg_preview");
+  const url = `/api/configs/${encodeURIComponent(subdomain)}/` + (preview ? `?thg_preview=${encodeURIComponent(preview)}` : "");
   const response = fetch(url, { headers: { "Content-Type": "application/json", "Accept-Language": "de" } });
   response.catch(() => {}); // a failure is the app's to report, when it takes the answer
   window.thgConfigCall = { url, response };

@@ -11,7 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from tenants.config_schema import config_normalise, config_public
+from common.partner_config import config_normalise, config_public
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
 from tenants.selectors import partner_config

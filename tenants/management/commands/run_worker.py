@@ -9,15 +9,15 @@ from typing import Any
 
 from huey.contrib.djhuey.management.commands.run_huey import Command as RunHuey
 
+from config.tracing import init_tracing
+from config.worker_endpoint import endpoint_start, metrics_dir_reset
+
 
 class Command(RunHuey):
     help = "Run the huey consumer with its health and metrics endpoint (WORKER_HEALTH_PORT)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         from huey.contrib.djhuey import HUEY
-
-        from config.tracing import init_tracing
-        from config.worker_endpoint import endpoint_start, metrics_dir_reset
 
         # Spans of every task (config.tracing), when tracing is on.
         init_tracing(service_name="thg-worker")

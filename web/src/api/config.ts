@@ -6,6 +6,8 @@
 import { z } from "zod";
 
 const documentPage = z.object({ text: z.string(), file: z.string().nullable() });
+const logoSize = z.object({ width: z.number(), height: z.number(), textPx: z.number() });
+const adSize = z.object({ maxHeight: z.number(), largestTextPx: z.number(), smallestTextPx: z.number().nullable() });
 
 export const themeBundleSchema = z.object({
   version: z.string(),
@@ -27,7 +29,30 @@ export const themeBundleSchema = z.object({
     headerInfoText: z.string(),
   }),
   font: z.object({ family: z.string(), package: z.string() }),
-  assets: z.object({ logo: z.string().nullable(), favicon: z.string().nullable() }),
+  assets: z.object({
+    logo: z.string().nullable(),
+    favicon: z.string().nullable(),
+    // The logo's size per viewport, chosen by the compiler so its text is legible (themes.logo).
+    logoBox: z
+      .object({
+        aspect: z.number(),
+        textShare: z.number(),
+        wide: z.boolean(),
+        showName: z.boolean(),
+        phone: logoSize,
+        desktop: logoSize,
+      })
+      .nullable(),
+    // The advertisement image's height bound by the page title's size (themes.logo).
+    adBanner: z
+      .object({
+        aspect: z.number(),
+        textShare: z.number(),
+        phone: adSize,
+        desktop: adSize,
+      })
+      .nullable(),
+  }),
   texts: z.object({ de: z.record(z.string(), z.string()), en: z.record(z.string(), z.string()) }),
   flags: z.object({
     isUtility: z.boolean(),
@@ -56,6 +81,8 @@ export const partnerConfigSchema = z
     name: z.string(),
     kind: z.enum(["standard", "utility", "wallbox"]),
     frontend_active: z.boolean(),
+    // Set only on a console preview link's answer (tenants.preview): the page shows "Vorschau".
+    preview: z.boolean().optional(),
     page_title: z.string(),
     logo: z.string().nullable(),
     favicon: z.string().nullable(),
@@ -75,11 +102,15 @@ export const partnerConfigSchema = z
     display_vat: z.boolean(),
     partneradvertisement: z.object({
       id: z.number().nullable(),
-      type: z.enum(["image", "freetext"]),
+      type: z.enum(["image", "freetext", "text"]),
       freetext: z.string(),
       image: z.string().nullable(),
       url: z.string(),
       enabled: z.boolean(),
+      // the text advertisement (type text), absent from configurations saved before it
+      headline: z.string().default(""),
+      text: z.string().default(""),
+      button_label: z.string().default(""),
     }),
     faq_youtube_video_link: z.string(),
     pages: z
@@ -145,6 +176,13 @@ export const partnerConfigSchema = z
       placeholder_message: z.string(),
     }),
     colors: z.record(z.string(), z.string()),
+    // The quota years open on the day (the server's calendar); absent in Storybook's fixtures.
+    quota_years: z
+      .object({
+        today: z.string(),
+        open_years: z.array(z.object({ year: z.number(), open_until: z.string(), days_left: z.number().nullable() })),
+      })
+      .optional(),
     theme: themeBundleSchema,
   })
   .passthrough();
@@ -175,7 +213,10 @@ export function takeEarlyConfigCall(url: string, win: Window = window): Promise<
 }
 
 export async function fetchPartnerConfig(subdomain: string, signal?: AbortSignal): Promise<PartnerConfig> {
-  const url = `/api/configs/${encodeURIComponent(subdomain)}/`;
+  // A console preview link's token goes along (boot.ts sends the same): the console frames the
+  // preview beside its form, and a framed page on another site gets no cookie.
+  const preview = new URLSearchParams(window.location.search).get("thg_preview");
+  const url = `/api/configs/${encodeURIComponent(subdomain)}/` + (preview ? `?thg_preview=${encodeURIComponent(preview)}` : "");
   // A plain call: no partner headers, JSON content type (spec section 7); boot.ts sends the same.
   const response = await (takeEarlyConfigCall(url) ??
     fetch(url, { headers: { "Content-Type": "application/json", "Accept-Language": "de" }, signal }));

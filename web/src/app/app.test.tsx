@@ -15,6 +15,23 @@ describe("a deactivated partner", () => {
   });
 });
 
+describe("a console preview link's visit", () => {
+  it("says 'Vorschau' above the screen, and a live visit does not", () => {
+    setDesktop(false);
+    renderAt("/", partnerConfig("standard", (c) => (c.preview = true)));
+
+    expect(screen.getByTestId("preview-banner")).toHaveTextContent("Vorschau – diese Fassung der Website ist noch nicht veröffentlicht.");
+    expect(screen.getByTestId("welcome-start")).toBeInTheDocument();
+  });
+
+  it("is not marked on the live site", () => {
+    setDesktop(false);
+    renderAt("/", partnerConfig("standard"));
+
+    expect(screen.queryByTestId("preview-banner")).not.toBeInTheDocument();
+  });
+});
+
 describe("the route table", () => {
   it("has every path of spec section 2 under its name", () => {
     expect(PATHS).toMatchObject({

@@ -95,9 +95,28 @@ export function PartnerProviders({ config, children }: { config: PartnerConfig; 
   );
 }
 
-/** A deactivated partner shows only FrontendDeactivated, on every route. */
+/** A deactivated partner shows only FrontendDeactivated, on every route; a console preview
+ * link's visit says above every screen that it is a preview. */
 export function PartnerScreens() {
-  return usePartner().frontend_active ? <AppRoutes /> : <FrontendDeactivated />;
+  const partner = usePartner();
+  return (
+    <>
+      {partner.preview && <PreviewBanner />}
+      {partner.frontend_active ? <AppRoutes /> : <FrontendDeactivated />}
+    </>
+  );
+}
+
+function PreviewBanner() {
+  return (
+    <Box
+      role="status"
+      data-testid="preview-banner"
+      sx={{ bgcolor: "#1f2933", color: "#ffffff", px: 2, py: 1, textAlign: "center", fontSize: "0.875rem", lineHeight: 1.45 }}
+    >
+      <strong>Vorschau</strong> – diese Fassung der Website ist noch nicht veröffentlicht.
+    </Box>
+  );
 }
 
 function Neutral({ state }: { state: "loading" | "missing" | "failed" }) {

@@ -26,5 +26,19 @@ describe("the screen announcer", () => {
     });
     // The start screen: the title the partner configured.
     expect(document.title).toBe(config.page_title);
+    // arrived without a key pressed: the heading has the focus but shows no ring
+    expect(screen.getByRole("heading", { level: 1 })).not.toHaveAttribute("data-focus-ring");
+  });
+
+  it("lets the focused heading show its ring only when the visitor came by keyboard", async () => {
+    const config = partnerConfig();
+    renderAt("/nowhere", config);
+    const link = await screen.findByRole("link", { name: "Zur Startseite" });
+
+    fireEvent.keyDown(link, { key: "Enter" });
+    fireEvent.click(link);
+
+    await waitFor(() => expect(screen.getByRole("heading", { level: 1 })).toHaveFocus());
+    expect(screen.getByRole("heading", { level: 1 })).toHaveAttribute("data-focus-ring");
   });
 });

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useLocation } from "react-router";
 
+import { inputModality, inputModalityInstall } from "@/shared/lib/input-modality";
+
 import { usePartner } from "./partner-context";
 import { ALIASES, PATHS } from "./routes";
 
@@ -22,12 +24,15 @@ const WAIT_FOR_HEADING_MS = 15_000;
  * On every screen: the document title says where the visitor is ("Heading – Partner"; the
  * partner's own title on the start screens), and
  * after a route change the keyboard focus moves to the new screen's h1, so a screen reader
- * announces the new screen (the first screen keeps the browser's own start).
+ * announces the new screen (the first screen keeps the browser's own start). The heading
+ * shows a focus ring only after a key press (`data-focus-ring`, the theme's CssBaseline):
+ * arriving by a click, a link from a mail or a redirect draws none.
  */
 export function ScreenAnnouncer() {
   const { pathname } = useLocation();
   const { name, page_title: partnerTitle } = usePartner();
   const firstScreen = useRef(true);
+  useEffect(() => inputModalityInstall(), []);
 
   useEffect(() => {
     const moveFocus = !firstScreen.current;
@@ -42,6 +47,7 @@ export function ScreenAnnouncer() {
       const screenFocusedItself = focused !== null && focused !== document.body && heading.closest("main")?.contains(focused);
       if (moveFocus && !screenFocusedItself) {
         if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+        heading.toggleAttribute("data-focus-ring", inputModality() === "keyboard");
         heading.focus();
       }
       return true;

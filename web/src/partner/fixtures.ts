@@ -99,6 +99,20 @@ export function detail(id: number, change: Partial<ApplicationDetail> = {}): App
       fields: readingFields(base.vin),
       unread: [],
       corrections: [],
+      decided_by: {},
+      field_boxes: {},
+      check_digit: "",
+      holder_name: "",
+      holder_first_names: "",
+      holder_mismatch: false,
+    },
+    agreement: {
+      legislation_year: base.legislation_year,
+      agreed_at: "2026-03-01T09:58:12+01:00",
+      text_version: "3f5e9c1a7b2d4e6f8a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f",
+      text: "Ich akzeptiere die Allgemeinen Geschäftsbedingungen.",
+      channel: "web",
+      channel_label: "Registrierung",
     },
     client: {
       name: "Erika Mustermann",
@@ -174,15 +188,26 @@ export function singleDeal(id: number, change: Partial<SingleDeal> = {}): Single
 }
 
 export const STATS: Stats = {
+  period: { from: "2026-03-01", to: "2026-03-14", days: 14 },
+  previous_period: { from: "2026-02-15", to: "2026-02-28", days: 14 },
+  // the change shown against each (none for "paid": its previous period was empty)
+  tiles: [
+    { key: "new", status: null, value: 118, previous: 97 },
+    { key: "in_review", status: "qa_picked_up", value: 96, previous: 101 },
+    { key: "submitted", status: "qa_sent_to_uba", value: 80, previous: 80 },
+    { key: "certified", status: "qa_accepted", value: 61, previous: 48 },
+    { key: "paid", status: "qa_paid", value: 45, previous: 0 },
+    { key: "payout_sum", status: null, value: "3825.00", previous: "2970.50" },
+  ],
   per_day: Array.from({ length: 14 }, (_, index) => ({
     date: `2026-03-${String(index + 1).padStart(2, "0")}`,
     count: [4, 7, 5, 9, 12, 8, 3, 6, 10, 14, 11, 9, 7, 13][index],
   })),
   funnel: { flow_started: 420, code_verified: 310, scan_accepted: 260, billing_locked: 218 },
-  status_distribution: STATUSES.slice(0, 6).map(([status, label], index) => ({
+  status_distribution: STATUSES.map(([status, label], index) => ({
     status,
     label,
-    count: [18, 40, 35, 60, 45, 7][index],
+    count: [18, 40, 35, 60, 45, 7, 12, 24][index],
   })),
   payouts: { owed_gross: "4521.30", paid_gross: "12876.45" },
   per_sub_partner: [
@@ -192,6 +217,16 @@ export const STATS: Stats = {
 };
 
 export const EMPTY_STATS: Stats = {
+  period: null,
+  previous_period: null,
+  tiles: [
+    { key: "new", status: null, value: 0, previous: null },
+    { key: "in_review", status: "qa_picked_up", value: 0, previous: null },
+    { key: "submitted", status: "qa_sent_to_uba", value: 0, previous: null },
+    { key: "certified", status: "qa_accepted", value: 0, previous: null },
+    { key: "paid", status: "qa_paid", value: 0, previous: null },
+    { key: "payout_sum", status: null, value: "0.00", previous: null },
+  ],
   per_day: [],
   funnel: { flow_started: 0, code_verified: 0, scan_accepted: 0, billing_locked: 0 },
   status_distribution: [],

@@ -1,6 +1,7 @@
 /**
  * The texts of the bulk upload and settlement screens (issue 17), merged into the partner
- * area's bundle (i18n.ts). The spec's statuses and messages stay as the server sends them.
+ * area's bundle (i18n.ts). The spec's batch statuses (NEW, PAID) and its 'Successfully updated to
+ * status PAID' stay in the API's answers; a person reads them in German (issue 49).
  */
 const de = {
   bulk: {
@@ -95,6 +96,9 @@ const de = {
       IMGC005: "Größer als 10 MB",
       IMGC006: "Datei beschädigt",
       IMGC007: "Foto zu unscharf",
+      IMGC008: "Kein reines Elektrofahrzeug",
+      IMGC009: "Zulassungsfreies Leichtfahrzeug (L1e, L2e, L6e)",
+      IMGC010: "Fahrzeugklasse ohne THG-Quote",
       BULK030: "E-Mail eines Mitarbeiterkontos",
       BULK031: "Verarbeitung fehlgeschlagen",
       BULK032: "Gleiche Datei wie {{same_as}}",
@@ -120,11 +124,11 @@ const de = {
     detailTitle: "Abrechnungslauf {{reference}}",
     create: "Abrechnungslauf anlegen",
     createText:
-      "Alle zur Auszahlung freigegebenen Anträge (qa_to_pay), die zu den Filtern passen, kommen in den Lauf und gehen nach „Auszahlung in Vorbereitung“.",
+      "Alle zur Auszahlung freigegebenen Anträge, die zu den Filtern passen, kommen in den Lauf und gehen nach „Auszahlung in Vorbereitung“.",
     createSubmit: "Anlegen",
     fromSelection: "Abrechnungslauf aus Auswahl ({{count}})",
     selectionText:
-      "Die {{count}} ausgewählten Anträge kommen in den Lauf, soweit sie zur Auszahlung freigegeben sind (qa_to_pay), und gehen nach „Auszahlung in Vorbereitung“; die übrigen werden danach unter „Nicht aufgenommen“ genannt.",
+      "Die {{count}} ausgewählten Anträge kommen in den Lauf, soweit sie zur Auszahlung freigegeben sind, und gehen nach „Auszahlung in Vorbereitung“; die übrigen werden danach unter „Nicht aufgenommen“ genannt.",
     allYears: "Alle Jahre",
     allClasses: "Alle Fahrzeugklassen",
     year: "Quotenjahr",
@@ -163,7 +167,11 @@ const de = {
     markPaidTitle: "Abrechnungslauf als bezahlt markieren?",
     markPaidText:
       "Alle offenen Positionen gelten als ausgezahlt; ihre Anträge gehen nach „Ausgezahlt“ und die Halter sehen es auf ihrer Karte.",
-    markPaidNotNew: "Nur ein Lauf im Status NEW kann als bezahlt markiert werden.",
+    markPaidNotNew: "Nur ein neuer Lauf kann als bezahlt markiert werden.",
+    approvalNeeded:
+      "Dieser Lauf übersteigt die Freigabegrenze: Ein zweiter Partner-Admin (nicht, wer ihn angelegt hat) muss ihn freigeben, bevor die SEPA-Datei geladen oder der Lauf bezahlt werden kann.",
+    approve: "Freigeben (Vier-Augen-Prinzip)",
+    approvedBy: "Freigegeben von {{who}}",
     items: "Überweisungen",
     cardItems: "Ladekarten (nicht in der SEPA-Datei)",
     application: "Antrag",
@@ -185,7 +193,8 @@ const de = {
     ibanTitle: "Neue Bankverbindung",
     ibanText: "Der Antrag geht zurück nach „Zur Auszahlung freigegeben“ und kommt in den nächsten Lauf.",
     accountName: "Kontoinhaber (optional)",
-    statuses: { new: "NEW", settled: "PAID" },
+    statuses: { new: "Neu", settled: "Bezahlt" },
+    markedPaid: "Der Abrechnungslauf ist als bezahlt markiert.",
     private: "Privat",
     business: "Gewerblich",
   },
@@ -286,6 +295,9 @@ const en: MoneyTexts = {
       IMGC005: "Larger than 10 MB",
       IMGC006: "File damaged",
       IMGC007: "Photo too blurred to read",
+      IMGC008: "Not a battery-electric vehicle",
+      IMGC009: "Registration-exempt light vehicle (L1e, L2e, L6e)",
+      IMGC010: "Vehicle class without a quota",
       BULK030: "E-mail of a staff account",
       BULK031: "Processing failed",
       BULK032: "Same file as {{same_as}}",
@@ -311,11 +323,11 @@ const en: MoneyTexts = {
     detailTitle: "Settlement batch {{reference}}",
     create: "Create settlement batch",
     createText:
-      "Every application released for payout (qa_to_pay) that matches the filters goes into the batch and moves to “payout in preparation”.",
+      "Every application released for payout that matches the filters goes into the batch and moves to “payout in preparation”.",
     createSubmit: "Create",
     fromSelection: "Settlement batch from selection ({{count}})",
     selectionText:
-      "The {{count}} selected applications go into the batch as far as they are released for payout (qa_to_pay) and move to “payout in preparation”; the others are listed under “Left out” afterwards.",
+      "The {{count}} selected applications go into the batch as far as they are released for payout and move to “payout in preparation”; the others are listed under “Left out” afterwards.",
     allYears: "All years",
     allClasses: "All vehicle classes",
     year: "Quota year",
@@ -354,7 +366,11 @@ const en: MoneyTexts = {
     markPaidTitle: "Mark this settlement batch as paid?",
     markPaidText:
       "Every open item counts as paid out; its application moves to “paid” and the owner sees it on their card.",
-    markPaidNotNew: "Only a batch in status NEW can be marked as paid.",
+    markPaidNotNew: "Only a new batch can be marked as paid.",
+    approvalNeeded:
+      "This batch is above the approval threshold: a second partner admin (not its creator) must approve it before its SEPA file is downloaded or it is marked paid.",
+    approve: "Approve (four eyes)",
+    approvedBy: "Approved by {{who}}",
     items: "Transfers",
     cardItems: "Charge cards (not in the SEPA file)",
     application: "Application",
@@ -376,7 +392,8 @@ const en: MoneyTexts = {
     ibanTitle: "New bank account",
     ibanText: "The application goes back to “released for payout” and into the next batch.",
     accountName: "Account holder (optional)",
-    statuses: { new: "NEW", settled: "PAID" },
+    statuses: { new: "New", settled: "Paid" },
+    markedPaid: "The settlement batch is marked as paid.",
     private: "Private",
     business: "Business",
   },

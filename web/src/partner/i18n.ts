@@ -5,6 +5,10 @@
 import i18next, { type i18n } from "i18next";
 
 import { MONEY_TEXTS } from "./i18n-money";
+import { PRICES_TEXTS } from "./i18n-prices";
+import { PAYOUT_TEXTS } from "./i18n-payout";
+import { REVIEW_TEXTS } from "./i18n-review";
+import { integrationsDe, integrationsEn } from "./integrations-texts";
 import { PARTNER_KEYS } from "./lib/storage";
 import { privacyDe, privacyEn } from "./privacy-texts";
 
@@ -97,6 +101,29 @@ const de = {
     status: "Status",
     amount: "Betrag",
     tableOf: "Tabelle: {{title}}",
+    amountAxis: "Euro (brutto)",
+    people: "Personen",
+    funnelNote: "Jeder Schritt zählt alle Personen, die ihn im Zeitraum mindestens erreicht haben.",
+    tiles: "Kennzahlen im Zeitraum",
+    tile: {
+      new: "Neu eingegangen",
+      in_review: "In Prüfung genommen",
+      submitted: "An das UBA übermittelt",
+      certified: "Vom UBA bestätigt",
+      paid: "Ausgezahlt",
+      payout_sum: "Auszahlungssumme",
+    },
+    vsPrevious: "ggü. Vorperiode",
+    comparedWith: "Verglichen mit dem Zeitraum davor gleicher Länge ({{from}} – {{to}}).",
+    noComparison: "Wählen Sie ein Von-Datum, um mit dem Zeitraum davor zu vergleichen.",
+    presets: "Zeitraum",
+    preset: {
+      last7: "7 Tage",
+      last30: "30 Tage",
+      last90: "90 Tage",
+      year: "Dieses Jahr",
+      all: "Gesamt",
+    },
   },
   applications: {
     title: "Anträge",
@@ -153,6 +180,13 @@ const de = {
     vehicleClass: "Fahrzeugklasse",
     energyCode: "Energiequelle (Feld 10)",
     needsReview: "Prüfung nötig",
+    holderMismatch: "Halter weicht vom Zahlungsempfänger ab",
+    agreement: "Vereinbarung als Dritter (38. BImSchV § 5)",
+    agreedAt: "Vereinbart am",
+    agreementChannel: "Weg",
+    agreementVersion: "Textversion",
+    agreementText: "Text",
+    noAgreement: "Für {{year}} ist keine Vereinbarung in Textform erfasst.",
     client: "Halter und Zahlung",
     name: "Name",
     address: "Anschrift",
@@ -185,6 +219,7 @@ const de = {
     empty: "leer",
     fields: {
       E: "FIN (E)",
+      "3": "Prüfziffer (3)",
       B: "Erstzulassung (B)",
       I: "Datum der Zulassung (I)",
       J: "Fahrzeugklasse (J)",
@@ -259,6 +294,7 @@ const de = {
     inactive: "Deaktiviert",
     pending: "Eingeladen",
     deactivate: "Deaktivieren",
+    revoke: "Einladung zurückziehen",
     roleOf: "Rolle von {{name}}",
     invited: "Die Einladung an {{email}} ist verschickt.",
     you: "(Sie)",
@@ -276,6 +312,7 @@ const de = {
     empty: "Noch keine Einträge.",
   },
   privacy: privacyDe,
+  integrations: integrationsDe,
 };
 
 type Texts = typeof de;
@@ -365,6 +402,29 @@ const en: Texts = {
     status: "Status",
     amount: "Amount",
     tableOf: "Table: {{title}}",
+    amountAxis: "Euro (gross)",
+    people: "People",
+    funnelNote: "Each step counts everyone who reached at least that step in the period.",
+    tiles: "Key figures in the period",
+    tile: {
+      new: "New",
+      in_review: "Taken into review",
+      submitted: "Sent to the UBA",
+      certified: "Confirmed by the UBA",
+      paid: "Paid out",
+      payout_sum: "Payout sum",
+    },
+    vsPrevious: "vs. previous period",
+    comparedWith: "Compared with the period of the same length before ({{from}} – {{to}}).",
+    noComparison: "Choose a from date to compare with the period before.",
+    presets: "Period",
+    preset: {
+      last7: "7 days",
+      last30: "30 days",
+      last90: "90 days",
+      year: "This year",
+      all: "All time",
+    },
   },
   applications: {
     title: "Applications",
@@ -421,6 +481,13 @@ const en: Texts = {
     vehicleClass: "Vehicle class",
     energyCode: "Energy code (field 10)",
     needsReview: "Needs review",
+    holderMismatch: "Holder differs from the payee",
+    agreement: "Agreement as third party (38. BImSchV § 5)",
+    agreedAt: "Agreed on",
+    agreementChannel: "Channel",
+    agreementVersion: "Text version",
+    agreementText: "Text",
+    noAgreement: "No agreement in text form is recorded for {{year}}.",
     client: "Owner and payment",
     name: "Name",
     address: "Address",
@@ -453,6 +520,7 @@ const en: Texts = {
     empty: "empty",
     fields: {
       E: "VIN (E)",
+      "3": "Check digit (3)",
       B: "First registration (B)",
       I: "Date of this registration (I)",
       J: "Vehicle class (J)",
@@ -527,6 +595,7 @@ const en: Texts = {
     inactive: "Deactivated",
     pending: "Invited",
     deactivate: "Deactivate",
+    revoke: "Withdraw invitation",
     roleOf: "Role of {{name}}",
     invited: "The invitation to {{email}} is on its way.",
     you: "(you)",
@@ -544,6 +613,7 @@ const en: Texts = {
     empty: "No entries yet.",
   },
   privacy: privacyEn,
+  integrations: integrationsEn,
 };
 
 export function storedLanguage(): PartnerLanguage {
@@ -556,8 +626,8 @@ export function createPartnerI18n(language: PartnerLanguage = storedLanguage()):
     lng: language,
     fallbackLng: "de",
     resources: {
-      de: { translation: { ...de, ...MONEY_TEXTS.de } },
-      en: { translation: { ...en, ...MONEY_TEXTS.en } },
+      de: { translation: { ...de, ...MONEY_TEXTS.de, ...REVIEW_TEXTS.de, ...PRICES_TEXTS.de, ...PAYOUT_TEXTS.de } },
+      en: { translation: { ...en, ...MONEY_TEXTS.en, ...REVIEW_TEXTS.en, ...PRICES_TEXTS.en, ...PAYOUT_TEXTS.en } },
     },
     interpolation: { escapeValue: false },
     initAsync: false,
@@ -565,4 +635,7 @@ export function createPartnerI18n(language: PartnerLanguage = storedLanguage()):
   return instance;
 }
 
-export const PARTNER_TEXTS = { de: { ...de, ...MONEY_TEXTS.de }, en: { ...en, ...MONEY_TEXTS.en } };
+export const PARTNER_TEXTS = {
+  de: { ...de, ...MONEY_TEXTS.de, ...REVIEW_TEXTS.de, ...PRICES_TEXTS.de, ...PAYOUT_TEXTS.de },
+  en: { ...en, ...MONEY_TEXTS.en, ...REVIEW_TEXTS.en, ...PRICES_TEXTS.en, ...PAYOUT_TEXTS.en },
+};

@@ -155,6 +155,7 @@ export function settlementItem(id: number, change: Partial<SettlementItem> = {})
       status: "qa_to_settle",
       status_label: "Auszahlung in Vorbereitung",
     },
+    erased: false,
     payee_name: "Anna Muster",
     owner_type: "private",
     method: "sepa",
@@ -188,6 +189,9 @@ export const BATCH_NEW: BatchDetail = {
     charge_card: sum(1, "85.00", "0.00", "85.00"),
     failed: sum(0, "0.00", "0.00", "0.00"),
   },
+  // not built yet; below the four-eyes threshold
+  sepa_file: null,
+  approval: { required: false, approved: false, approved_at: null, approved_by: null, created_by: "admin@autohaus.de" },
   items: [
     settlementItem(1),
     settlementItem(2, {

@@ -16,6 +16,7 @@ import {
   SEPA_XML,
 } from "./money-fixtures";
 import { partnerHandlers } from "./partner-handlers";
+import { payoutHandlers } from "./payout-handlers";
 
 const API = "/api/partner";
 const pageOf = <T>(items: T[]) => ({ count: items.length, page: 1, page_size: 25, results: items });
@@ -23,8 +24,9 @@ const UPLOADS = { 4: BULK_READY, 5: BULK_RUNNING, 6: BULK_WITHOUT_CSV } as Recor
 const BATCHES = { 3: BATCH_NEW, 2: { ...BATCH_PAID, id: 2 } } as Record<string, typeof BATCH_NEW>;
 
 /** Everything the money screens read, for a staff member of the role; the refusals as the server gives them. */
-export function moneyHandlers({ role = "partner_admin" as Role, empty = false } = {}) {
+export function moneyHandlers({ role = "partner_admin" as Role, empty = false, returnRefused = false } = {}) {
   return [
+    ...payoutHandlers({ returnRefused }),
     http.get(`${API}/bulk_uploads/`, () => HttpResponse.json(pageOf(empty ? [] : BULK_LIST))),
     http.get(`${API}/bulk_uploads/:id/`, ({ params }) => {
       const upload = UPLOADS[String(params.id)];
@@ -91,7 +93,7 @@ export function moneyHandlers({ role = "partner_admin" as Role, empty = false } 
           detail:
             "Keine der gewählten Anträge ist zur Auszahlung freigegeben und hat einen Preis und eine Bankverbindung.",
           error_code: "SETTLE002",
-          skipped: [{ id: 41, detail: "Für Jahr und Fahrzeugklasse ist kein Preis hinterlegt." }],
+          skipped: [{ id: 41, sequence: 100041, detail: "Für Jahr und Fahrzeugklasse ist kein Preis hinterlegt." }],
         },
         { status: 400 },
       ),

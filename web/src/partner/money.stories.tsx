@@ -101,7 +101,7 @@ export const BulkUploadRollbackRefused = story("Bulk upload: rollback refused", 
   play: async ({ canvasElement }) => {
     const canvas = await clickFirst(canvasElement, "bulk-rollback");
     await userEvent.click(await canvas.findByTestId("bulk-rollback-dialog-confirm"));
-    await expect(await canvas.findByTestId("bulk-rollback-dialog-error")).toHaveTextContent("20 (qa_picked_up)");
+    await expect(await canvas.findByTestId("bulk-rollback-dialog-error")).toHaveTextContent("20 (In Prüfung)");
   },
 });
 export const BulkUploadOwner = story("Bulk upload: owner data, server's field errors", "/partner/bulk-uploads/6", {
@@ -168,9 +168,68 @@ export const SettlementBatchMarkPaid = story("Settlement batch: mark paid", "/pa
   play: async ({ canvasElement }) => {
     const canvas = await clickFirst(canvasElement, "mark-paid");
     await userEvent.click(await canvas.findByTestId("mark-paid-dialog-confirm"));
-    await expect(await canvas.findByTestId("mark-paid-done")).toHaveTextContent("Successfully updated to status PAID");
+    await expect(await canvas.findByTestId("mark-paid-done")).toHaveTextContent(
+      "Der Abrechnungslauf ist als bezahlt markiert.",
+    );
   },
 });
 export const SettlementBatchPaid = story("Settlement batch: PAID, a failed item", "/partner/settlement-batches/2", {
   shows: "iban-3",
+});
+
+// ---- issue 46: payout documents, the bank's return files, failed payouts' actions
+
+const returnFile = () =>
+  new File(
+    ['<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"/>'],
+    "rueckgaben.xml",
+    {
+      type: "text/xml",
+    },
+  );
+
+export const SettlementBatchDocuments = story(
+  "Settlement batch: PAID, credit notes and payout statements",
+  "/partner/settlement-batches/2",
+  { shows: "documents-list" },
+);
+export const SettlementBatchRequeue = story(
+  "Settlement batch: failed item, pay again",
+  "/partner/settlement-batches/2",
+  {
+    play: async ({ canvasElement }) => {
+      const canvas = await clickFirst(canvasElement, "more-3");
+      await userEvent.click(await canvas.findByTestId("requeue-3"));
+      await expect(await canvas.findByTestId("requeue-dialog")).toHaveTextContent("Erneut auszahlen?");
+    },
+  },
+);
+export const SettlementBatchPaidAfterAll = story(
+  "Settlement batch: failed item, paid after all",
+  "/partner/settlement-batches/2",
+  {
+    play: async ({ canvasElement }) => {
+      const canvas = await clickFirst(canvasElement, "more-3");
+      await userEvent.click(await canvas.findByTestId("paid-3"));
+      await userEvent.type(await canvas.findByTestId("paid-form-note"), "Kontoauszug vom 12.04.");
+      await expect(canvas.getByTestId("paid-form")).toHaveTextContent("Doch ausgezahlt bestätigen");
+    },
+  },
+);
+export const BankReturnFile = story("Bank return file: the items it failed", "/partner/settlement-batches", {
+  play: async ({ canvasElement }) => {
+    const canvas = await clickFirst(canvasElement, "returns-open");
+    await userEvent.upload(canvas.getByTestId("returns-file"), returnFile(), { applyAccept: false });
+    await userEvent.click(canvas.getByTestId("returns-send"));
+    await expect(await canvas.findByTestId("returns-item-3")).toHaveTextContent("AC04");
+  },
+});
+export const BankReturnFileRefused = story("Bank return file: refused by the server", "/partner/settlement-batches", {
+  handlers: { returnRefused: true },
+  play: async ({ canvasElement }) => {
+    const canvas = await clickFirst(canvasElement, "returns-open");
+    await userEvent.upload(canvas.getByTestId("returns-file"), returnFile(), { applyAccept: false });
+    await userEvent.click(canvas.getByTestId("returns-send"));
+    await expect(await canvas.findByTestId("returns-file-error")).toHaveTextContent("camt.054 oder pain.002");
+  },
 });

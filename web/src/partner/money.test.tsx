@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 
-import { currentLocation, renderAt } from "@/test/render";
+import type { PartnerConfig } from "@/api/config";
+import { currentLocation, partnerConfig, renderAt } from "@/test/render";
 
 import type { Role } from "./api/auth";
 import { FILTER_OPTIONS, member, rows } from "./fixtures";
@@ -194,7 +195,7 @@ describe("bulk uploads", { timeout: 90_000 }, () => {
     fireEvent.click(await screen.findByTestId("bulk-rollback-dialog-confirm"));
     const error = await screen.findByTestId("bulk-rollback-dialog-error");
     expect(error).toHaveTextContent("schon weiter als „Erfasst“");
-    expect(error).toHaveTextContent("20 (qa_picked_up)");
+    expect(error).toHaveTextContent("20 (In Prüfung)");
     fireEvent.click(screen.getByTestId("bulk-rollback-dialog-confirm"));
     expect(await screen.findByTestId("bulk-rolled-back")).toHaveTextContent(
       "Zurückgenommen: 2 Anträge, 2 Registrierungen.",
@@ -207,6 +208,28 @@ describe("bulk uploads", { timeout: 90_000 }, () => {
     expect(await screen.findByTestId("bulk-progress")).toBeInTheDocument();
     expect(screen.queryByTestId("bulk-rollback")).toBeNull();
     expect(screen.queryByTestId("owner-add-0")).toBeNull();
+  });
+
+  it("the owner dialog offers only the forms of address the partner asks for, none when it asks for none", async () => {
+    const offered = async (change: (config: PartnerConfig) => void) => {
+      stubPartnerApi({ ...loggedIn("back_office"), [`GET ${API}bulk_uploads/6/`]: () => ({ body: BULK_WITHOUT_CSV }) });
+      const view = renderAt("/partner/bulk-uploads/6", partnerConfig("standard", change));
+      fireEvent.click(await screen.findByTestId("owner-add-0"));
+      await screen.findByTestId("bulk-owner-form");
+      const select = screen.queryByTestId("owner-gender") as HTMLSelectElement | null;
+      const values = select ? [...select.options].map((option) => option.value) : null;
+      view.unmount();
+      return values;
+    };
+    expect(await offered((config) => (config.gender_option = 1))).toEqual(["", "woman", "man"]);
+    expect(await offered((config) => (config.gender_option = 3))).toEqual([
+      "",
+      "woman",
+      "man",
+      "diverse",
+      "not_specified",
+    ]);
+    expect(await offered((config) => (config.show_gender_option = false))).toBeNull();
   });
 
   it("owner data for a scan without CSV: the rules first, then the server's errors under their fields, then saved", async () => {
@@ -271,8 +294,8 @@ describe("settlement batches", { timeout: 90_000 }, () => {
     renderAt("/partner/settlement-batches");
     const list = await screen.findByTestId("batch-list");
     expect(await within(list).findByText("THG-20260328-3")).toBeInTheDocument();
-    expect(within(list).getByText("NEW")).toBeInTheDocument();
-    expect(within(list).getByText("PAID")).toBeInTheDocument();
+    expect(within(list).getByText("Neu")).toBeInTheDocument();
+    expect(within(list).getByText("Bezahlt")).toBeInTheDocument();
     expect(within(list).getByText("397,80 €")).toBeInTheDocument();
     fireEvent.click(screen.getByTestId("batch-last"));
     await waitFor(() => expect(currentLocation()).toBe("/partner/settlement-batches/3"));
@@ -284,7 +307,10 @@ describe("settlement batches", { timeout: 90_000 }, () => {
       [`GET ${API}settlement_batches/`]: () => listPage([]),
       [`POST ${API}settlement_batches/`]: () => ({
         status: 201,
-        body: { ...BATCH_NEW, skipped: [{ id: 41, detail: "Keine Bankverbindung und keine Ladekarte." }] },
+        body: {
+          ...BATCH_NEW,
+          skipped: [{ id: 41, sequence: 100041, detail: "Keine Bankverbindung und keine Ladekarte." }],
+        },
       }),
       [`GET ${API}settlement_batches/3/`]: () => ({ body: BATCH_NEW }),
     });
@@ -303,7 +329,7 @@ describe("settlement batches", { timeout: 90_000 }, () => {
       filters: { legislation_year: 2026, vehicle_class: "M1" },
     });
     expect(await screen.findByTestId("batch-skipped")).toHaveTextContent(
-      "41 (Keine Bankverbindung und keine Ladekarte.)",
+      "100041 (Keine Bankverbindung und keine Ladekarte.)",
     );
     expect(window.localStorage.getItem("settlement-batch-id")).toBe("3");
   });
@@ -314,7 +340,7 @@ describe("settlement batches", { timeout: 90_000 }, () => {
       [`GET ${API}quota_applications/`]: () => listPage(rows(3)),
       [`POST ${API}settlement_batches/`]: () => ({
         status: 201,
-        body: { ...BATCH_NEW, skipped: [{ id: 2, detail: "Nicht zur Auszahlung freigegeben (qa_to_pay)." }] },
+        body: { ...BATCH_NEW, skipped: [{ id: 2, sequence: 100002, detail: "Nicht zur Auszahlung freigegeben." }] },
       }),
       [`GET ${API}settlement_batches/3/`]: () => ({ body: BATCH_NEW }),
     });
@@ -337,9 +363,7 @@ describe("settlement batches", { timeout: 90_000 }, () => {
       ids: [1, 2],
       execution_date: "2099-01-02",
     });
-    expect(await screen.findByTestId("batch-skipped")).toHaveTextContent(
-      "2 (Nicht zur Auszahlung freigegeben (qa_to_pay).)",
-    );
+    expect(await screen.findByTestId("batch-skipped")).toHaveTextContent("100002 (Nicht zur Auszahlung freigegeben.)");
   });
 
   it("the back office selects rows for moves but gets no settlement batch from them", async () => {
@@ -381,9 +405,64 @@ describe("settlement batches", { timeout: 90_000 }, () => {
 
     fireEvent.click(screen.getByTestId("mark-paid"));
     fireEvent.click(await screen.findByTestId("mark-paid-dialog-confirm"));
-    expect(await screen.findByTestId("mark-paid-done")).toHaveTextContent("Successfully updated to status PAID");
+    expect(await screen.findByTestId("mark-paid-done")).toHaveTextContent(
+      "Der Abrechnungslauf ist als bezahlt markiert.",
+    );
     expect(screen.queryByTestId("mark-paid")).toBeNull();
-    expect(screen.getByTestId("batch-status")).toHaveTextContent("PAID");
+    expect(screen.getByTestId("batch-status")).toHaveTextContent("Bezahlt");
+  });
+
+  it("four eyes: a batch above the threshold shows the notice, a second admin approves it", async () => {
+    const waiting = {
+      ...BATCH_NEW,
+      approval: { required: true, approved: false, approved_at: null, approved_by: null, created_by: "a@x.de" },
+    };
+    const approved = {
+      ...waiting,
+      approval: {
+        ...waiting.approval,
+        approved: true,
+        approved_at: "2026-03-28T10:00:00+01:00",
+        approved_by: "b@x.de",
+      },
+    };
+    let done = false;
+    const calls = stubPartnerApi({
+      ...loggedIn(),
+      [`GET ${API}settlement_batches/3/`]: () => ({ body: done ? approved : waiting }),
+      [`POST ${API}settlement_batches/3/approve/`]: () => {
+        done = true;
+        return { body: approved };
+      },
+    });
+    renderAt("/partner/settlement-batches/3");
+    expect(await screen.findByTestId("approval-needed")).toHaveTextContent("zweiter Partner-Admin");
+    fireEvent.click(screen.getByTestId("approve"));
+    expect(await screen.findByTestId("approved-by")).toHaveTextContent("Freigegeben von b@x.de");
+    expect(screen.queryByTestId("approval-needed")).toBeNull();
+    expect(lastCall(calls, `${API}settlement_batches/3/approve/`)).toBeDefined();
+  });
+
+  it("a paid batch's kept SEPA file: the server's warning is shown", async () => {
+    const warning = "Achtung: Dieser Lauf ist bereits bezahlt. Laden Sie die Datei nicht erneut bei der Bank hoch.";
+    stubPartnerApi({
+      ...loggedIn(),
+      [`GET ${API}settlement_batches/3/`]: () => ({
+        body: {
+          ...BATCH_PAID,
+          id: 3,
+          sepa_file: {
+            version: "09",
+            msg_id: "THG-20260328-3",
+            built_at: "2026-03-28T10:00:00+01:00",
+            downloads: 2,
+            warning,
+          },
+        },
+      }),
+    });
+    renderAt("/partner/settlement-batches/3");
+    expect(await screen.findByTestId("sepa-paid-warning")).toHaveTextContent(warning);
   });
 
   it("an erased owner's item: no name, no owner type, no action; the owner-type totals leave it out", async () => {

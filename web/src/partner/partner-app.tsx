@@ -17,6 +17,7 @@ import { LoginScreen } from "./routes/login";
 // The grid and the charts travel only with the screens that show them.
 const Dashboard = lazyScreen(() => import("./routes/dashboard"), "Dashboard", { preload: false });
 const Applications = lazyScreen(() => import("./routes/applications"), "Applications", { preload: false });
+const Review = lazyScreen(() => import("./routes/review"), "Review", { preload: false });
 const SubPartners = lazyScreen(() => import("./routes/sub-partners"), "SubPartners", { preload: false });
 const SingleDeals = lazyScreen(() => import("./routes/single-deals"), "SingleDeals", { preload: false });
 const Staff = lazyScreen(() => import("./routes/staff"), "Staff", { preload: false });
@@ -32,6 +33,8 @@ const SettlementBatchDetail = lazyScreen(() => import("./routes/settlement-batch
   preload: false,
 });
 const Privacy = lazyScreen(() => import("./routes/privacy"), "Privacy", { preload: false });
+const Prices = lazyScreen(() => import("./routes/prices"), "Prices", { preload: false });
+const Integrations = lazyScreen(() => import("./routes/integrations"), "Integrations", { preload: false });
 
 /** The partner area under /partner (issue 16), in its own chunk. */
 export function PartnerArea() {
@@ -81,6 +84,7 @@ function PartnerRoutes() {
         <Route index element={<Navigate to={PARTNER_PATHS.dashboard} replace />} />
         <Route path="dashboard" element={<Dashboard />} />
         <Route path="applications" element={<Applications />} />
+        <Route path="review" element={<Review />} />
         <Route path="sub-partners" element={<SubPartners />} />
         <Route path="single-deals" element={<SingleDeals />} />
         <Route path="staff" element={<Staff />} />
@@ -90,6 +94,8 @@ function PartnerRoutes() {
         <Route path="settlement-batches" element={<SettlementBatches />} />
         <Route path="settlement-batches/:id" element={<SettlementBatchDetail />} />
         <Route path="privacy" element={<Privacy />} />
+        <Route path="prices" element={<Prices />} />
+        <Route path="integrations" element={<Integrations />} />
       </Route>
       <Route path="*" element={<NotFound home={PARTNER_PATHS.root} />} />
     </Routes>

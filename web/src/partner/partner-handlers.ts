@@ -17,6 +17,7 @@ import {
   STATS,
   subPartner,
 } from "./fixtures";
+import { exportsHandlers } from "./exports-handlers";
 
 const API = "/api/partner";
 const FORBIDDEN = { detail: "Dafür fehlt Ihnen die Berechtigung." };
@@ -76,7 +77,7 @@ const AUDIT = pageOf([
     actor: "Anna Admin",
     actor_id: 1,
     action: "quota_application.move",
-    object_type: "quota_application",
+    object_type: "quota.quotaapplication",
     object_id: "2",
     before: { status: "qa_entered" },
     after: { status: "qa_picked_up", reason: "Prüfung begonnen" },
@@ -87,7 +88,7 @@ const AUDIT = pageOf([
     actor: "Anna Admin",
     actor_id: 1,
     action: "sub_partner.update",
-    object_type: "sub_partner",
+    object_type: "operations.subpartner",
     object_id: "1",
     before: { fee_share_percent: "10.00" },
     after: { fee_share_percent: "12.00" },
@@ -98,7 +99,7 @@ const AUDIT = pageOf([
     actor: "System",
     actor_id: null,
     action: "staff.invite",
-    object_type: "staff_invite",
+    object_type: "staff.staffinvite",
     object_id: "4",
     before: null,
     after: { email: "dana@autohaus.example", role: "back_office" },
@@ -115,6 +116,7 @@ export function partnerHandlers({
   stats = STATS,
 } = {}) {
   return [
+    ...exportsHandlers(role),
     http.get(`${API}/auth/csrf/`, () => new HttpResponse(null, { status: 204 })),
     http.get(`${API}/me/`, () => HttpResponse.json(member(role))),
     http.post(`${API}/auth/logout/`, () => new HttpResponse(null, { status: 204 })),
@@ -122,6 +124,11 @@ export function partnerHandlers({
     http.get(`${API}/quota_applications/`, () =>
       HttpResponse.json({ ...pageOf(list, count), count_exact: countExact, page_size: 25 }),
     ),
+    // The review queue (nothing to review in the stories: its menu entry stays hidden).
+    http.get(`${API}/quota_applications/review/`, () =>
+      HttpResponse.json({ count: 0, page: 1, page_size: 25, results: [] }),
+    ),
+    http.get(`${API}/quota_applications/review/report/`, () => HttpResponse.json({ results: [] })),
     http.get(`${API}/quota_applications/:id/`, ({ params }) => HttpResponse.json(detail(Number(params.id)))),
     http.post(`${API}/quota_applications/:id/corrections/`, async ({ params, request }) => {
       const { field, value } = (await request.json()) as { field: string; value: string };
@@ -142,7 +149,7 @@ export function partnerHandlers({
             : {
                 id,
                 ok: false,
-                detail: "Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich.",
+                detail: "Von „Erfasst“ ist kein Wechsel nach „Zur Auszahlung freigegeben“ möglich.",
                 error_code: "QA010",
               },
         ),
@@ -174,6 +181,8 @@ export function partnerHandlers({
     ),
     http.get(`${API}/staff/`, () => HttpResponse.json(STAFF)),
     http.get(`${API}/audit/`, () => HttpResponse.json(AUDIT)),
+    // every payable application priced: no warning (prices-handlers.ts has the other states)
+    http.get(`${API}/fees/missing/`, () => HttpResponse.json({ count: 0, groups: [] })),
   ];
 }
 

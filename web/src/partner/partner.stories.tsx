@@ -236,7 +236,7 @@ export const ApplicationsBulkResult: Story = {
     await userEvent.click(canvas.getByTestId("bulk-move"));
     const dialog = within(await body.findByRole("dialog"));
     await userEvent.click(dialog.getByTestId("move-status"));
-    await userEvent.click(await body.findByRole("option", { name: "Ausgezahlt" }));
+    await userEvent.click(await body.findByRole("option", { name: "Zur Auszahlung freigegeben" }));
     await userEvent.type(dialog.getByTestId("move-reason"), "Zahlung am 28.03. erfolgt");
     await userEvent.click(dialog.getByTestId("move-submit"));
     await expect(await dialog.findByTestId("move-refusals", {}, { timeout: 20_000 })).toBeVisible();
@@ -329,7 +329,7 @@ export const Audit: Story = {
   args: { route: "/partner/audit" },
   globals: desktop,
   tags: ["desktop"],
-  ...showsText("quota_application.move"),
+  ...showsText("Status geändert"),
 };
 export const AuditEmpty: Story = {
   name: "Partner audit: empty",

@@ -210,7 +210,7 @@ describe("layout", () => {
       within(menu)
         .getAllByRole("link")
         .map((link) => link.textContent),
-    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Massen-Uploads"]);
+    ).toEqual(["Dashboard", "Anträge", "Unterpartner", "Einzelverträge", "Preise", "Massen-Uploads"]);
     await waitFor(() => expect(currentLocation()).toBe("/partner/dashboard"));
   });
 
@@ -227,11 +227,13 @@ describe("layout", () => {
       "Anträge",
       "Unterpartner",
       "Einzelverträge",
+      "Preise",
       "Massen-Uploads",
       "Abrechnungsläufe",
       "Mitarbeiter",
       "Protokoll",
       "Datenschutz",
+      "Schnittstellen",
     ]);
     first.unmount();
     vi.unstubAllGlobals();
@@ -372,8 +374,8 @@ describe("applications", { timeout: 90_000 }, () => {
       [`POST ${API}quota_applications/moves/`]: () => ({
         body: {
           results: [
-            { id: 1, ok: true },
-            { id: 2, ok: false, detail: "Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich." },
+            { id: 1, ok: true, notice: "Mögliche Doppelregistrierung: die Plattform prüft den Fall." },
+            { id: 2, ok: false, detail: "Von „Erfasst“ ist kein Wechsel nach „Zur Auszahlung freigegeben“ möglich." },
           ],
         },
       }),
@@ -391,17 +393,63 @@ describe("applications", { timeout: 90_000 }, () => {
     expect(await within(dialog).findByText("Bitte wählen Sie einen Status.")).toBeInTheDocument();
     expect(within(dialog).getByText("Bitte geben Sie eine Begründung an.")).toBeInTheDocument();
     fireEvent.mouseDown(within(dialog).getByTestId("move-status"));
-    fireEvent.click(await screen.findByRole("option", { name: "Ausgezahlt" }));
+    const release = await screen.findByRole("option", { name: "Zur Auszahlung freigegeben" });
+    // payout statuses are the settlement batches' (issue 46): not offered here
+    expect(screen.queryByRole("option", { name: "Ausgezahlt" })).not.toBeInTheDocument();
+    fireEvent.click(release);
     fireEvent.change(within(dialog).getByTestId("move-reason"), { target: { value: "Zahlung am 28.03. erfolgt" } });
     fireEvent.click(within(dialog).getByTestId("move-submit"));
     expect(await within(dialog).findByTestId("move-summary")).toHaveTextContent("1 verschoben, 1 abgelehnt.");
+    // a move past review that met another partner's claim says so to the reviewer (issue 47)
+    expect(within(dialog).getByTestId("move-notice-1")).toHaveTextContent(
+      "100001: Mögliche Doppelregistrierung: die Plattform prüft den Fall.",
+    );
     const refusals = within(dialog).getByTestId("move-refusals");
     expect(within(refusals).getByText("100002")).toBeInTheDocument();
-    expect(within(refusals).getByText("Von „Erfasst“ ist kein Wechsel nach „Ausgezahlt“ möglich.")).toBeInTheDocument();
+    expect(
+      within(refusals).getByText("Von „Erfasst“ ist kein Wechsel nach „Zur Auszahlung freigegeben“ möglich."),
+    ).toBeInTheDocument();
     expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({
       ids: [1, 2],
-      status: "qa_paid",
+      status: "qa_to_pay",
       reason: "Zahlung am 28.03. erfolgt",
+    });
+  });
+
+  it("'select all' selects every row of the page: the moves and the batch count them and send their ids", async () => {
+    const calls = stubPartnerApi({
+      ...loggedIn("partner_admin"),
+      [`GET ${API}auth/csrf/`]: () => ({ status: 204 }),
+      [LIST]: () => listPage(rows(3)),
+      [`POST ${API}quota_applications/moves/`]: () => ({
+        body: { results: [1, 2, 3].map((id) => ({ id, ok: true })) },
+      }),
+    });
+    renderAt("/partner/applications");
+    await screen.findByText("100001");
+    const move = screen.getByTestId("bulk-move");
+    const settle = screen.getByTestId("batch-from-selection");
+
+    fireEvent.click(screen.getByRole("checkbox", { name: "Alle Zeilen auswählen" }));
+
+    await waitFor(() => expect(move).toHaveTextContent("Status ändern (3)"));
+    expect(move).toBeEnabled();
+    expect(settle).toHaveTextContent("Abrechnungslauf aus Auswahl (3)");
+    expect(settle).toBeEnabled();
+    // one row left out again: two remain
+    fireEvent.click(within(screen.getByRole("row", { name: /100002/ })).getByRole("checkbox"));
+    await waitFor(() => expect(move).toHaveTextContent("Status ändern (2)"));
+    fireEvent.click(move);
+    const dialog = await screen.findByRole("dialog");
+    fireEvent.mouseDown(within(dialog).getByTestId("move-status"));
+    fireEvent.click(await screen.findByRole("option", { name: "Zur Auszahlung freigegeben" }));
+    fireEvent.change(within(dialog).getByTestId("move-reason"), { target: { value: "Sammelzahlung" } });
+    fireEvent.click(within(dialog).getByTestId("move-submit"));
+    await within(dialog).findByTestId("move-summary");
+    expect(lastCall(calls, `${API}quota_applications/moves/`).body).toEqual({
+      ids: [1, 3],
+      status: "qa_to_pay",
+      reason: "Sammelzahlung",
     });
   });
 
@@ -487,7 +535,14 @@ describe("the reader's fields in the drawer", { timeout: 90_000 }, () => {
         : field,
     );
     corrected.registration.corrections = [
-      { code: "A", before: "", after: "B-AB 1234E", actor: "Berta", created_at: "2026-03-27T09:00:00+01:00" },
+      {
+        code: "A",
+        before: "",
+        after: "B-AB 1234E",
+        actor: "Berta",
+        rule: "unread",
+        created_at: "2026-03-27T09:00:00+01:00",
+      },
     ];
     let tries = 0;
     const calls = stubPartnerApi({
@@ -522,6 +577,7 @@ describe("the reader's fields in the drawer", { timeout: 90_000 }, () => {
     expect(within(plate).getByText("100 %")).toBeInTheDocument();
     expect(within(plate).queryByText("nicht gelesen")).not.toBeInTheDocument();
     expect(screen.getByTestId("detail-corrections")).toHaveTextContent("Kennzeichen (A): leer → B-AB 1234E");
+    expect(screen.getByTestId("detail-corrections")).toHaveTextContent("vorher entschieden durch: Nicht gelesen");
     expect(lastCall(calls, `${API}quota_applications/2/corrections/`).body).toEqual({
       field: "A",
       value: "B-AB 1234E",
@@ -745,9 +801,10 @@ describe("staff, audit, dashboard", { timeout: 90_000 }, () => {
       }),
     });
     renderAt("/partner/audit");
-    expect(await screen.findByText("sub_partner.update")).toBeInTheDocument();
-    expect(screen.getByText("fee_share_percent: 10.00 → 12.00")).toBeInTheDocument();
-    expect(screen.getByText("sub_partner #1")).toBeInTheDocument();
+    // in German, not as the server's codes (issue 49)
+    expect(await screen.findByText("Unterpartner geändert")).toBeInTheDocument();
+    expect(screen.getByText("Provision in %: 10,00 → 12,00")).toBeInTheDocument();
+    expect(screen.getByText("Unterpartner #1")).toBeInTheDocument();
   });
 
   it("the dashboard asks for its period and sub-partner and draws the charts; an empty period says so", async () => {

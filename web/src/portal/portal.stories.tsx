@@ -97,6 +97,33 @@ export const RegistrationsLoading: Story = {
   args: { route: "/portal/registrations", store: LOGGED_IN },
   parameters: { msw: loadingForever },
 };
+export const RegistrationsPayoutDocument: Story = {
+  name: "Card: paid, with the owner's credit note",
+  args: { route: "/portal/registrations", store: LOGGED_IN },
+  parameters: {
+    msw: portalHandlers([
+      registration(100001, {
+        status: "qa_paid",
+        payout_documents: [
+          {
+            kind: "credit_note",
+            kind_label: "Gutschrift",
+            number: "GS-STADTWERK-000001",
+            issue_date: "2026-03-31",
+            url: "/api/end_user_portal/payout_documents/story-token/",
+          },
+        ],
+      }),
+    ]),
+  },
+  globals: desktop,
+  tags: ["desktop"],
+  play: async ({ canvasElement }) => {
+    await expect(await within(canvasElement).findByTestId("payout-document-link")).toHaveTextContent(
+      "Gutschrift GS-STADTWERK-000001",
+    );
+  },
+};
 export const RejectedTimeline: Story = {
   name: "Card: rejected timeline",
   args: { route: "/portal/registrations", store: LOGGED_IN },
@@ -110,11 +137,37 @@ export const AdvertisementFreeText: Story = {
     (Story) => {
       const config = structuredClone(PARTNERS.utility);
       config.partneradvertisement = {
+        ...config.partneradvertisement,
         id: 2,
         type: "freetext",
         freetext: "<p><strong>Ökostrom</strong> für Ihr E-Auto: jetzt wechseln.</p>",
         image: null,
         url: "",
+        enabled: true,
+      };
+      return (
+        <PartnerProviders config={config}>
+          <Story />
+        </PartnerProviders>
+      );
+    },
+  ],
+};
+export const AdvertisementText: Story = {
+  name: "RegistrationsView: text advertisement",
+  args: { route: "/portal/registrations", store: LOGGED_IN },
+  parameters: { msw: portalHandlers([registration(100001)]) },
+  decorators: [
+    (Story) => {
+      const config = structuredClone(PARTNERS.utility);
+      config.partneradvertisement = {
+        ...config.partneradvertisement,
+        id: 3,
+        type: "text",
+        headline: "Ökostrom für Ihr E-Auto",
+        text: "Jetzt zum Stadtwerke-Autostromtarif wechseln und beim Laden sparen.",
+        button_label: "Tarif ansehen",
+        url: "https://stadtwerke.example/autostrom",
         enabled: true,
       };
       return (

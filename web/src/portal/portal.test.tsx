@@ -9,6 +9,7 @@ import { type Call, stubApi } from "@/test/api-stub";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 import type { RegistrationItem } from "./api/quota-applications";
+import { bannerWidth } from "./components/advertisement";
 import { crumbLabels } from "./components/shell";
 import { entryScript } from "./components/version-check";
 import { portalApi } from "./lib/portal-api";
@@ -67,6 +68,7 @@ function item(sequence: number, change: Partial<RegistrationItem> = {}): Registr
     next_year_client_fee_year: 2027,
     next_year_client_fee_for_m1: null,
     allowed_resubmit_years: [2027],
+    payout_documents: [],
     registration: {
       id: sequence,
       uuid: `uuid-${sequence}`,
@@ -352,6 +354,49 @@ describe("RegistrationsView", () => {
     fireEvent.click(within(card).getByTestId("show-more"));
     expect(within(card).getByTestId("masked-iban")).toHaveTextContent("DE89 **** **** **** **30 00");
     expect(within(card).getByTestId("tax-exempt")).toHaveTextContent("Ja");
+  });
+
+  it("links the owner's credit note or payout statement on its card, only where the server lists one", async () => {
+    const paid = item(10, {
+      status: "qa_paid",
+      payout_documents: [
+        {
+          kind: "credit_note",
+          kind_label: "Gutschrift",
+          number: "GS-AUTOHAUS-000001",
+          issue_date: "2026-03-31",
+          url: "/api/end_user_portal/payout_documents/signed-for-paula/",
+        },
+      ],
+    });
+    stubApi({ ...PROFILE, [LIST]: () => page([paid, item(11)]) });
+    renderAt("/portal/registrations", utility());
+    const [withDocument, without] = await screen.findAllByTestId("registration-card");
+    const documents = within(withDocument as HTMLElement).getByTestId("payout-documents");
+    expect(documents).toHaveTextContent("Ihr Beleg zur Auszahlung");
+    expect(documents).toHaveTextContent("Gutschrift GS-AUTOHAUS-000001 vom 31.03.2026 (PDF)");
+    const link = within(documents).getByTestId("payout-document-link");
+    // the link the server signed for this owner, as it is: never built in the browser
+    expect(link).toHaveAttribute("href", "/api/end_user_portal/payout_documents/signed-for-paula/");
+    expect(link).toHaveAttribute("rel", "noopener");
+    expect(within(without as HTMLElement).queryByTestId("payout-documents")).toBeNull();
+  });
+
+  it("names a private owner's payout statement", async () => {
+    const paid = item(12, {
+      payout_documents: [
+        {
+          kind: "payout_statement",
+          kind_label: "Auszahlungsbeleg",
+          number: "AB-AUTOHAUS-000004",
+          issue_date: "2026-04-01",
+          url: "/api/end_user_portal/payout_documents/t/",
+        },
+      ],
+    });
+    stubApi({ ...PROFILE, [LIST]: () => page([paid]) });
+    renderAt("/portal/registrations", utility());
+    expect(await screen.findByTestId("payout-document-link")).toHaveTextContent("Auszahlungsbeleg AB-AUTOHAUS-000004");
   });
 
   it("shows a rejection reason in italics", async () => {
@@ -641,5 +686,49 @@ describe("the new-version check", () => {
       '<meta name="thg-entry" content="/assets/index-AbC.js" data-preload="/assets/vendor-X.js" />' +
       '<script type="module" async crossorigin src="/assets/boot-Xyz.js"></script>';
     expect(entryScript(login)).toBe("/assets/index-AbC.js");
+  });
+});
+
+describe("the advertisement", () => {
+  beforeEach(() => storeSet("tokens", TOKENS));
+
+  it("a text advertisement is set in the theme's typography, below the page title; its button counts the click", async () => {
+    const calls = stubApi({
+      ...PROFILE,
+      [LIST]: () => page([]),
+      "POST /api/end_user_portal/advertisement_count/": () => ({ status: 201, body: { id: 7 } }),
+    });
+    const config = partnerConfig("utility", (c) => {
+      c.partneradvertisement = {
+        ...c.partneradvertisement,
+        id: 7,
+        enabled: true,
+        type: "text",
+        headline: "Ökostrom für Ihr E-Auto",
+        text: "Jetzt zum Autostromtarif wechseln.",
+        button_label: "Tarif ansehen",
+        url: "https://stadtwerke.example/autostrom",
+      };
+    });
+    renderAt("/portal/registrations", config);
+
+    const ad = await screen.findByTestId("advertisement-text-ad");
+    const headline = within(ad).getByTestId("advertisement-headline");
+    expect(headline).toHaveTextContent("Ökostrom für Ihr E-Auto");
+    // a paragraph in the section-heading variant (h3), never a second page title
+    expect(headline.tagName).toBe("P");
+    expect(headline).toHaveClass("MuiTypography-h3");
+    const button = within(ad).getByRole("link", { name: "Tarif ansehen" });
+    expect(button).toHaveAttribute("href", "https://stadtwerke.example/autostrom");
+    fireEvent.click(button);
+    await waitFor(() =>
+      expect(calls.some((call) => call.path === "/api/end_user_portal/advertisement_count/")).toBe(true),
+    );
+  });
+
+  it("an image advertisement is no wider than its height bound allows (its text near the title's size)", () => {
+    const banner = { aspect: 6, textShare: 0.2125, phone: { maxHeight: 129, largestTextPx: 12.6, smallestTextPx: 8.9 }, desktop: { maxHeight: 165, largestTextPx: 35, smallestTextPx: 24.8 } };
+    expect(bannerWidth(banner)).toEqual({ xs: "min(100%, 774px)", sm: "min(100%, 990px)" });
+    expect(bannerWidth(null)).toBe("100%");
   });
 });

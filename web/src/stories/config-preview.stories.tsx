@@ -21,7 +21,7 @@ import { PartnerProviders, PartnerScreens } from "@/app/app";
 import { PARTNERS } from "./partners";
 
 const OWN_FIELDS = new Set(["theme", "frontend_active", "subdomain", "name", "kind"]);
-const ROUTES = ["/", "/welcome", "/terms", "/login", "/faq", "/impressum", "/portal/auth/login"];
+const ROUTES = ["/", "/welcome", "/terms", "/termsdetails", "/privacydetails", "/login", "/faq", "/impressum", "/portal/auth/login"];
 
 function starter(): string {
   const config = Object.fromEntries(Object.entries(PARTNERS.standard).filter(([key]) => !OWN_FIELDS.has(key)));

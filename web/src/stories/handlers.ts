@@ -38,6 +38,7 @@ export function registration(sequence: number, change: Partial<RegistrationItem>
     next_year_client_fee_year: YEAR + 1,
     next_year_client_fee_for_m1: null,
     allowed_resubmit_years: [YEAR + 1],
+    payout_documents: [],
     registration: {
       id: sequence,
       uuid: `00000000-0000-4000-8000-${String(sequence).padStart(12, "0")}`,
@@ -168,13 +169,21 @@ export const systemConstraints = [
 ];
 
 /** The server's answer to a refused scan (registrations/intake.py): IMGC001 names the size and both limits. */
-export type ScanErrorCode = "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005" | "IMGC007";
+export type ScanErrorCode =
+  "IMGC001" | "IMGC002" | "IMGC003" | "IMGC004" | "IMGC005" | "IMGC007" | "IMGC008" | "IMGC009";
+
+/** What the server names beside a code: the size and limits, the value read that refused it. */
+const SCAN_ERROR_DETAILS: Partial<Record<ScanErrorCode, Record<string, unknown>>> = {
+  IMGC001: { given_width: 320, given_height: 240, ...SCAN_LIMITS },
+  IMGC008: { energy_code: "0001", fuel: "Benzin" },
+  IMGC009: { vehicle_class: "L1e" },
+};
 
 export function scanErrorBody(code: ScanErrorCode) {
   return {
     zlb_scan: {
       error_code: code,
-      details: code === "IMGC001" ? { given_width: 320, given_height: 240, ...SCAN_LIMITS } : {},
+      details: SCAN_ERROR_DETAILS[code] ?? {},
     },
   };
 }

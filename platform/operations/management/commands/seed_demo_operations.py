@@ -4,7 +4,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django_tenants.utils import schema_context
 
-from operations.demo import applications_generate, demo_operations_ensure
+from common.partner_config import PartnerConfig
+from operations.demo import applications_generate, demo_fee_table_ensure, demo_operations_ensure
 from quota.models import QuotaApplication
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
@@ -12,7 +13,7 @@ from tenants.models import Partner
 
 class Command(BaseCommand):
     help = (
-        "Give each active demo partner two sub-partners, a single deal and a few hundred applications "
+        "Give each active demo partner two sub-partners, a single deal, prices when it has none and a few hundred applications "
         "spread over statuses and days (for the partner area's lists and dashboard); safe to run again. "
         "A step of `make run`, not of the test session (tests count their own rows)."
     )
@@ -32,6 +33,8 @@ class Command(BaseCommand):
             started = time.monotonic()
             with schema_context(partner.schema_name):
                 sub_partners, deal = demo_operations_ensure()
+                if demo_fee_table_ensure(PartnerConfig.model_validate(partner.config)):
+                    self.stdout.write(f"  {demo['subdomain']}: demo fee table written")
                 generated = QuotaApplication.objects.filter(
                     registration__owner__email__endswith="@demo.example"
                 )

@@ -19,6 +19,16 @@ export const FAILURES_BEFORE_SKIP = 2;
 export const BUSY_RETRIES = 2;
 const BUSY_WAIT_MAX_SECONDS = 10;
 
+/** Codes of a vehicle the reader surely read as not eligible (registrations.eligibility): not
+ * battery-electric, a registration-exempt or another class without a quota. Trying again does
+ * not help, and skipping the classifier would not change it: no failed attempt. */
+const INELIGIBLE = new Set(["IMGC008", "IMGC009", "IMGC010"]);
+
+export function isIneligible(error: unknown): boolean {
+  const scan = error instanceof ApiError ? (error.body as { zlb_scan?: { error_code?: string } } | null)?.zlb_scan : null;
+  return INELIGIBLE.has(scan?.error_code ?? "");
+}
+
 /** The server's document check had no room for this upload (registrations.ocr_pool). */
 export function isCheckBusy(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status === 503 && error.errorCode === "UPLOAD002";
@@ -120,8 +130,11 @@ export function useScanUpload(constraints: ScanConstraints | undefined) {
         setError(t("upload.cancelled"));
         return;
       }
-      // A busy check refused nothing: it does not count towards skipping the document check.
-      if (!isCheckBusy(failure)) storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
+      // A busy check refused nothing, and a vehicle without a quota stays one: neither counts
+      // towards skipping the document check.
+      if (!isCheckBusy(failure) && !isIneligible(failure)) {
+        storeSet("uploadFailures", (storeGet<number>("uploadFailures") ?? 0) + 1);
+      }
       setError(scanErrorMessage(t, failure, constraints));
     } finally {
       running.current = null;

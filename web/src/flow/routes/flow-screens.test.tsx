@@ -284,6 +284,14 @@ describe("the upload", () => {
       "Bild nicht als ZLB klassifiziert.",
     );
     expect(scanErrorMessage(t, error({ zlb_scan: { error_code: "IMGC005" } }), constraints)).toContain("10 MB");
+    // a vehicle the reader surely read as not eligible (registrations.eligibility): the reason, not "try again"
+    expect(scanErrorMessage(t, error(scanErrorBody("IMGC008")), constraints)).toContain(
+      "kein reines Elektrofahrzeug",
+    );
+    expect(scanErrorMessage(t, error(scanErrorBody("IMGC009")), constraints)).toContain("L1e, L2e und L6e");
+    expect(scanErrorMessage(t, error({ zlb_scan: { error_code: "IMGC010" } }), constraints)).toContain(
+      "Für diese Fahrzeugklasse (Feld J) gibt es keine THG-Quote.",
+    );
     expect(scanErrorMessage(t, error({}), constraints)).toBe(
       "Leider konnte unser Algorithmus keinen zulässigen Fahrzeugschein erkennen.",
     );
@@ -339,6 +347,46 @@ describe("the upload", () => {
     expect(screen.queryByTestId("upload-progress")).toBeNull();
     expect(storeGet("uploadFailures") ?? 0).toBe(0);
     expect(screen.getByTestId("upload-choose")).toBeEnabled();
+  });
+
+  it("says why a vehicle has no quota and does not count it towards skipping the document check", async () => {
+    loggedIn();
+    setDesktop(true);
+    stubApi({
+      "GET /api/system_constraints/": () => ({
+        body: { bev_registration: { zlb_scan_constraints: { min_size: 500, max_pixels: 40000000 } } },
+      }),
+    });
+    const sent: RefusedUpload[] = [];
+    class RefusedUpload {
+      upload = { onprogress: null };
+      status = 0;
+      responseText = "";
+      onload: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      getResponseHeader() {
+        return null;
+      }
+      send() {
+        sent.push(this);
+      }
+      answer(status: number, body: unknown) {
+        this.status = status;
+        this.responseText = JSON.stringify(body);
+        this.onload?.();
+      }
+    }
+    vi.stubGlobal("XMLHttpRequest", RefusedUpload);
+    renderAt("/upload");
+    const file = new File([new Uint8Array(2048)], "zlb.jpg", { type: "image/jpeg" });
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      fireEvent.change(screen.getByTestId("upload-input"), { target: { files: [file] } });
+      await waitFor(() => expect(sent).toHaveLength(attempt));
+      act(() => sent[attempt - 1]!.answer(400, scanErrorBody("IMGC008")));
+      expect(await screen.findByTestId("scan-error")).toHaveTextContent("kein reines Elektrofahrzeug");
+    }
+    expect(storeGet("uploadFailures") ?? 0).toBe(0);
   });
 
   it("asks a busy document check again by itself, then says it is busy without counting a failure", async () => {

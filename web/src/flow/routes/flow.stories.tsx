@@ -102,6 +102,8 @@ export const ScanNotADocument: Story = { ...scanErrorStory("IMGC002"), tags: ["d
 export const ScanNotClassifiable: Story = { ...scanErrorStory("IMGC003"), tags: ["desktop"] };
 export const ScanWrongType: Story = { ...scanErrorStory("IMGC004"), tags: ["desktop"] };
 export const ScanTooBlurred: Story = { ...scanErrorStory("IMGC007"), tags: ["desktop"] };
+export const ScanNotElectric: Story = { ...scanErrorStory("IMGC008"), tags: ["desktop"] };
+export const ScanExemptClass: Story = { ...scanErrorStory("IMGC009"), tags: ["desktop"] };
 export const ScanTooLarge: Story = {
   name: "ImageUploadWrapper: IMGC005 (over 10 MB)",
   args: { route: "/upload", store: LOGGED_IN },

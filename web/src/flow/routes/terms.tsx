@@ -11,6 +11,7 @@ import { Link as RouterLink, useLocation } from "react-router";
 
 import { usePartner, useTexts } from "@/app/partner-context";
 import { PATHS } from "@/app/routes";
+import { YearDeadline } from "@/flow/components/year-deadline";
 import { termsSchema, type TermsOptions, type TermsValues } from "@/flow/forms/terms-schema";
 import { type Checklist, EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { queryWith, useFlowNavigate } from "@/shared/lib/navigation";
@@ -79,6 +80,7 @@ export function TermsView() {
     <Layout>
       <PageTitle>{terms.tnc_title || t("terms.title")}</PageTitle>
       {terms.fly_out_text && <Typography sx={{ mb: 2, textAlign: partner.theme.tokens.itemAlignment }}>{terms.fly_out_text}</Typography>}
+      {!blocked && <YearDeadline />}
       <Box component="form" noValidate onSubmit={submit} aria-label={t("terms.title")}>
         {blocked && (
           <Alert severity="info" sx={{ mb: 2 }} data-testid="no-years-message">

@@ -1,6 +1,7 @@
 import { fireEvent, screen } from "@testing-library/react";
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { titleTail } from "@/shared/ui/page-title";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 describe("Welcome (mobile)", () => {
@@ -50,6 +51,19 @@ describe("Welcome (mobile)", () => {
   it("shows the title dot when configured", () => {
     renderAt("/", partnerConfig("standard", (c) => (c.theme.tokens.titleDot = true)));
     expect(screen.getByTestId("title-dot")).toBeInTheDocument();
+    // the dot shares a no-wrap span with the title's last word: it never wraps alone
+    const end = screen.getByTestId("title-end");
+    expect(end).toHaveTextContent(/^sichern$/);
+    expect(end).toContainElement(screen.getByTestId("title-dot"));
+    expect(screen.getByTestId("page-title")).toHaveTextContent("Jetzt THG-Prämie sichern");
+  });
+});
+
+describe("titleTail", () => {
+  it("glues a short last word whole and a long one by its last four letters", () => {
+    expect(titleTail("Jetzt THG-Prämie sichern")).toEqual(["Jetzt THG-Prämie ", "sichern"]);
+    expect(titleTail("Teilnahmebedingungen ")).toEqual(["Teilnahmebedingu", "ngen"]);
+    expect(titleTail("FAQ")).toEqual(["", "FAQ"]);
   });
 });
 

@@ -6,6 +6,7 @@ import { Navigate, useLocation } from "react-router";
 
 import { usePartner, useTexts } from "@/app/partner-context";
 import { PATHS } from "@/app/routes";
+import { YearDeadline } from "@/flow/components/year-deadline";
 import { isDesktop } from "@/shared/lib/device";
 import { isB2BPath, useFlowNavigate, withQuery } from "@/shared/lib/navigation";
 import { Layout } from "@/shared/ui/layout";
@@ -31,6 +32,7 @@ export function Welcome() {
     <Layout>
       <PageTitle>{t("welcome.title")}</PageTitle>
       <Typography sx={{ textAlign: itemAlignment, mb: 3 }}>{t("welcome.register")}</Typography>
+      <YearDeadline />
       <Typography variant="h2" component="h2" sx={{ mb: 2 }}>
         {t("welcome.fourSteps")}
       </Typography>

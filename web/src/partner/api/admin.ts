@@ -5,13 +5,31 @@ import { z } from "zod";
 import { ROLES } from "./auth";
 import { partnerApi } from "./client";
 
+const statsPeriodSchema = z.object({ from: z.string(), to: z.string(), days: z.number() });
+
+/** The tiles in their order (operations/dashboard.py TILE_STEPS); `payout_sum` in euros. */
+export const TILE_KEYS = ["new", "in_review", "submitted", "certified", "paid", "payout_sum"] as const;
+export const statsTileSchema = z.object({
+  key: z.enum(TILE_KEYS),
+  status: z.string().nullable(),
+  value: z.union([z.number(), z.string()]),
+  previous: z.union([z.number(), z.string()]).nullable(),
+});
+export type StatsTile = z.infer<typeof statsTileSchema>;
+
 export const statsSchema = z.object({
+  // the chosen period and the one of the same length before it; null without a first day
+  period: statsPeriodSchema.nullable(),
+  previous_period: statsPeriodSchema.nullable(),
+  tiles: z.array(statsTileSchema),
   per_day: z.array(z.object({ date: z.string(), count: z.number() })),
+  // people per step, each counting everyone who reached at least it; with a sub-partner only
+  // the last step is known (the others null)
   funnel: z.object({
-    flow_started: z.number(),
-    code_verified: z.number(),
-    scan_accepted: z.number(),
-    billing_locked: z.number(),
+    flow_started: z.number().nullable(),
+    code_verified: z.number().nullable(),
+    scan_accepted: z.number().nullable(),
+    billing_locked: z.number().nullable(),
   }),
   status_distribution: z.array(z.object({ status: z.string(), label: z.string(), count: z.number() })),
   payouts: z.object({ owed_gross: z.string(), paid_gross: z.string() }),
@@ -86,6 +104,15 @@ export function useStaffChange() {
   return useMutation({
     mutationFn: ({ id, change }: { id: number; change: { role: string } | { is_active: boolean } }) =>
       partnerApi(`staff/${id}/`, { method: "PATCH", json: change }),
+    onSuccess: () => client.invalidateQueries({ queryKey: STAFF_KEY }),
+  });
+}
+
+/** Withdraws an open invite (its id as the server gives it, not the list's negative one). */
+export function useInviteRevoke() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (inviteId: number) => partnerApi(`staff/invites/${inviteId}/`, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: STAFF_KEY }),
   });
 }

@@ -53,8 +53,25 @@ const correctionSchema = z.object({
   before: z.string(),
   after: z.string(),
   actor: z.string(),
+  /** The reader's rule that had decided the field when it was corrected (empty: none recorded). */
+  rule: z.string().optional().default(""),
   created_at: z.string(),
 });
+
+/** [x0, y0, x1, y1]: where a field's value lies, as shares of the display picture's size. */
+export const fieldBoxSchema = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+export type FieldBox = z.infer<typeof fieldBoxSchema>;
+
+export const agreementSchema = z.object({
+  legislation_year: z.number(),
+  agreed_at: z.string(),
+  /** SHA-256 of the text shown (the checkbox and the terms behind it). */
+  text_version: z.string(),
+  text: z.string(),
+  channel: z.string(),
+  channel_label: z.string(),
+});
+export type Agreement = z.infer<typeof agreementSchema>;
 
 export const applicationDetailSchema = applicationRowSchema.extend({
   registration: z.object({
@@ -69,7 +86,18 @@ export const applicationDetailSchema = applicationRowSchema.extend({
     fields: z.array(readingFieldSchema).optional().default([]),
     unread: z.array(z.string()).optional().default([]),
     corrections: z.array(correctionSchema).optional().default([]),
+    // Per field code the reader's rule that decided it, or why it was left unread.
+    decided_by: z.record(z.string(), z.string()).optional().default({}),
+    field_boxes: z.record(z.string(), fieldBoxSchema).optional().default({}),
+    check_digit: z.string().optional().default(""),
+    holder_name: z.string().optional().default(""),
+    holder_first_names: z.string().optional().default(""),
+    // The holder on the document against the billing name: true differs (review), null not compared.
+    holder_mismatch: z.boolean().nullable().optional().default(null),
   }),
+  // The owner's agreement in text form naming the partner as third party ("Dritter", 38. BImSchV
+  // § 5) for the application's year; null where none is recorded (a B2B upload).
+  agreement: agreementSchema.nullable().optional().default(null),
   client: z
     .object({
       name: z.string().optional(),
@@ -129,7 +157,15 @@ export const filterOptionsSchema = z.object({
 export type FilterOptions = z.infer<typeof filterOptionsSchema>;
 
 export const moveResultSchema = z.object({
-  results: z.array(z.object({ id: z.number(), ok: z.boolean(), detail: z.string().nullable().optional() })),
+  results: z.array(
+    z.object({
+      id: z.number(),
+      ok: z.boolean(),
+      detail: z.string().nullable().optional(),
+      // set after a move past review that found a possible double registration (issue 47)
+      notice: z.string().nullable().optional(),
+    }),
+  ),
 });
 export type MoveResult = z.infer<typeof moveResultSchema>;
 
@@ -202,4 +238,85 @@ export function exportUrl(query: URLSearchParams): string {
   filter.delete("page");
   filter.delete("page_size");
   return partnerUrl("quota_applications/export.csv", filter);
+}
+
+/** A field of the review queue: read unsure or not read (docs/partner-api.md, "review"). */
+export const reviewFieldSchema = z.object({
+  code: z.string(),
+  value: z.string().nullable(),
+  confidence: z.number().nullable(),
+  unread: z.boolean(),
+  decided_by: z.string(),
+  box: fieldBoxSchema.nullable(),
+});
+export type ReviewField = z.infer<typeof reviewFieldSchema>;
+
+export const reviewRowSchema = z.object({
+  id: z.number(),
+  sequence: z.number(),
+  status: z.string(),
+  status_label: z.string(),
+  created_at: z.string(),
+  owner_name: z.string(),
+  vin: z.string(),
+  image_url: z.string(),
+  fields: z.array(reviewFieldSchema),
+});
+export type ReviewRow = z.infer<typeof reviewRowSchema>;
+
+export const reviewPageSchema = z.object({
+  count: z.number(),
+  page: z.number(),
+  page_size: z.number(),
+  results: z.array(reviewRowSchema),
+});
+export type ReviewPage = z.infer<typeof reviewPageSchema>;
+
+export const reviewReportSchema = z.object({
+  results: z.array(
+    z.object({
+      code: z.string(),
+      rule: z.string(),
+      stored: z.number(),
+      corrected: z.number(),
+      share: z.number().nullable(),
+    }),
+  ),
+});
+export type ReviewReportRow = z.infer<typeof reviewReportSchema>["results"][number];
+
+export const REVIEW_KEY = [...APPLICATIONS_KEY, "review"] as const;
+
+/** The applications whose fields the reader left unread or was unsure of, oldest first. */
+export const useReviewQueue = (query: URLSearchParams, enabled = true) =>
+  useQuery({
+    queryKey: [...REVIEW_KEY, "queue", query.toString()],
+    queryFn: async ({ signal }) =>
+      reviewPageSchema.parse(await partnerApi("quota_applications/review/", { query, signal })),
+    placeholderData: keepPreviousData,
+    enabled,
+    retry: false,
+  });
+
+/** Per field and rule: how many values were stored and how many the back office corrected. */
+export const useReviewReport = () =>
+  useQuery({
+    queryKey: [...REVIEW_KEY, "report"],
+    queryFn: async ({ signal }) =>
+      reviewReportSchema.parse(await partnerApi("quota_applications/review/report/", { signal })),
+  });
+
+/** One correction from the review: the queue stays as shown (the person works through it), the
+ * detail and the report follow. */
+export function useReviewCorrect() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, field, value }: { id: number; field: string; value: string }) =>
+      fieldCorrect(id, { field, value }),
+    onSuccess: (detail) => {
+      client.setQueryData([...APPLICATIONS_KEY, "detail", detail.id], detail);
+      void client.invalidateQueries({ queryKey: [...APPLICATIONS_KEY, "list"] });
+      void client.invalidateQueries({ queryKey: [...REVIEW_KEY, "report"] });
+    },
+  });
 }

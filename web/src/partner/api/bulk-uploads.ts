@@ -1,9 +1,9 @@
 /** Bulk uploads (docs/partner-api.md, "Bulk uploads"): list, upload, live progress, rollback, owner data. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import type { Schemas } from "@/shared/api/typed";
 
 import { APPLICATIONS_KEY } from "./applications";
-import { partnerApi } from "./client";
+import { partner } from "./client";
 
 /** The upload statuses of spec/customer-portal.md section 4 (plus `ready`: some files refused). */
 export const BULK_STATUSES = [
@@ -28,58 +28,15 @@ export const POLL_MS = 2000;
 /** Every file read: a rollback and (without CSV) owner data are possible. */
 export const FINISHED: readonly string[] = ["ready", "bevRegistration_bulk_created", "bevRegistration_bulk_rejected"];
 
-const countsSchema = z.object({
-  pending: z.number(),
-  accepted: z.number(),
-  refused: z.number(),
-  duplicate: z.number(),
-});
-
-export const bulkUploadSchema = z.object({
-  id: z.number(),
-  status: z.string(),
-  status_label: z.string(),
-  file_name: z.string(),
-  size: z.number(),
-  file_count: z.number(),
-  has_csv: z.boolean(),
-  csv_encoding: z.string().default(""),
-  registration_years: z.array(z.number()),
-  counts: countsSchema,
-  progress: z.number(),
-  created_at: z.string(),
-  finished_at: z.string().nullable(),
-  rolled_back_at: z.string().nullable(),
-  can_roll_back: z.boolean(),
-});
-export type BulkUpload = z.infer<typeof bulkUploadSchema>;
-
-export const bulkItemSchema = z.object({
-  id: z.number(),
-  position: z.number(),
-  file_name: z.string(),
-  size: z.number(),
-  status: z.enum(["pending", "accepted", "refused", "duplicate"]),
-  status_label: z.string(),
-  error_code: z.string().nullable(),
-  details: z.record(z.unknown()).default({}),
-  registration: z
-    .object({ id: z.number(), sequence: z.number(), vin: z.string().nullable(), needs_review: z.boolean() })
-    .nullable(),
-  has_owner: z.boolean().default(false),
-  applications: z.array(z.object({ id: z.number(), legislation_year: z.number(), status: z.string() })),
-});
-export type BulkItem = z.infer<typeof bulkItemSchema>;
-
-export const bulkDetailSchema = bulkUploadSchema.extend({ items: z.array(bulkItemSchema) });
-export type BulkDetail = z.infer<typeof bulkDetailSchema>;
-
-const pageSchema = z.object({ count: z.number(), results: z.array(bulkUploadSchema) });
+// The shapes are the server's (operations/schemas.py), generated into shared/api/schema.d.ts.
+export type BulkUpload = Schemas["BulkSummaryOut"];
+export type BulkItem = Schemas["BulkItemOut"];
+export type BulkDetail = Schemas["BulkDetailOut"];
 
 export const BULK_KEY = ["partner", "bulk_uploads"] as const;
 
 export async function bulkUploadList(query: URLSearchParams, signal?: AbortSignal) {
-  return pageSchema.parse(await partnerApi("bulk_uploads/", { query, signal }));
+  return partner.get("/api/partner/bulk_uploads/", { query, signal });
 }
 
 export const useBulkUploadList = (query: URLSearchParams) =>
@@ -93,7 +50,7 @@ export const useBulkUploadList = (query: URLSearchParams) =>
   });
 
 export async function bulkUploadDetail(id: number, signal?: AbortSignal): Promise<BulkDetail> {
-  return bulkDetailSchema.parse(await partnerApi(`bulk_uploads/${id}/`, { signal }));
+  return partner.get("/api/partner/bulk_uploads/{upload_id}/", { path: { upload_id: id }, signal });
 }
 
 /** The upload with its files; polled every 2 s while it runs (docs: "poll it for live progress"). */
@@ -104,11 +61,17 @@ export const useBulkUpload = (id: number) =>
     refetchInterval: (current) => (RUNNING.includes(current.state.data?.status ?? "") ? POLL_MS : false),
   });
 
-export async function bulkUploadCreate(values: { archive: File; owners_csv?: File | null }): Promise<BulkUpload> {
+export async function bulkUploadCreate(values: {
+  archive: File;
+  owners_csv?: File | null;
+  /** The quota year of the upload's applications (one of the open years); the server's default if none. */
+  registration_year?: number | null;
+}): Promise<BulkUpload> {
   const form = new FormData();
   form.append("archive", values.archive, values.archive.name);
   if (values.owners_csv) form.append("owners_csv", values.owners_csv, values.owners_csv.name);
-  return bulkUploadSchema.parse(await partnerApi("bulk_uploads/", { form }));
+  if (values.registration_year) form.append("registration_years", String(values.registration_year));
+  return partner.post("/api/partner/bulk_uploads/", { form });
 }
 
 export function useBulkUploadCreate() {
@@ -122,10 +85,7 @@ export function useBulkUploadCreate() {
 export function useBulkUploadRollback(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async () =>
-      bulkUploadSchema
-        .extend({ removed: z.record(z.number()) })
-        .parse(await partnerApi(`bulk_uploads/${id}/rollback/`, { method: "POST" })),
+    mutationFn: () => partner.post("/api/partner/bulk_uploads/{upload_id}/rollback/", { path: { upload_id: id } }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: BULK_KEY });
       void client.invalidateQueries({ queryKey: APPLICATIONS_KEY });
@@ -153,8 +113,11 @@ export type OwnerPayload = {
 export function useBulkItemOwner(uploadId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ itemId, values }: { itemId: number; values: OwnerPayload }) =>
-      bulkItemSchema.parse(await partnerApi(`bulk_uploads/${uploadId}/items/${itemId}/owner/`, { json: values })),
+    mutationFn: ({ itemId, values }: { itemId: number; values: OwnerPayload }) =>
+      partner.post("/api/partner/bulk_uploads/{upload_id}/items/{item_id}/owner/", {
+        path: { upload_id: uploadId, item_id: itemId },
+        json: values,
+      }),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: [...BULK_KEY, "detail", uploadId] });
       void client.invalidateQueries({ queryKey: APPLICATIONS_KEY });

@@ -4,6 +4,7 @@
  * must not reach a staff call: the server refuses it). A 401 ends the staff session (the
  * area goes to its login); a 403 is the role's refusal, shown where it happened.
  */
+import { typedClient } from "@/shared/api/typed";
 import { ApiError } from "@/shared/lib/http";
 
 export { ApiError };
@@ -87,6 +88,9 @@ export async function partnerApi<T = unknown>(path: string, options: Options = {
   if (!response.ok) throw new ApiError(response.status, body, Number(response.headers.get("Retry-After")) || null);
   return body as T;
 }
+
+/** The typed calls below /api/partner/ (shared/api/typed.ts): `partner.get("/api/partner/fees/")`. */
+export const partner = typedClient(PARTNER_API, partnerApi);
 
 /** The message of a refused call: the server's `detail`, else a text for its status. */
 export function errorText(error: unknown, t: (key: string) => string): string {

@@ -1,68 +1,24 @@
 /** Settlement batches with SEPA XML (docs/partner-api.md, "Settlement batches", partner admins only). */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import type { Schemas } from "@/shared/api/typed";
 
 import { APPLICATIONS_KEY } from "./applications";
-import { ApiError, partnerApi, partnerUrl } from "./client";
+import { ApiError, partner, partnerUrl } from "./client";
 
-const sumSchema = z.object({ count: z.number(), net: z.string(), vat: z.string(), gross: z.string() });
-export type Sum = z.infer<typeof sumSchema>;
-
-export const batchSchema = z.object({
-  id: z.number(),
-  reference: z.string(),
-  status: z.enum(["new", "settled"]),
-  status_label: z.string(),
-  execution_date: z.string(),
-  created_at: z.string(),
-  paid_at: z.string().nullable(),
-  totals: z.object({ all: sumSchema, sepa: sumSchema, charge_card: sumSchema, failed: sumSchema }),
-});
-export type Batch = z.infer<typeof batchSchema>;
-
-export const settlementItemSchema = z.object({
-  id: z.number(),
-  // An erased owner's item (GDPR Art. 17): no application any more, no name, no owner type.
-  application: z.object({
-    id: z.number().nullable(),
-    sequence: z.number(),
-    legislation_year: z.number(),
-    status: z.string().nullable(),
-    status_label: z.string(),
-  }),
-  erased: z.boolean().optional(),
-  payee_name: z.string(),
-  owner_type: z.enum(["private", "business"]).nullable(),
-  method: z.enum(["sepa", "charge_card"]),
-  status: z.enum(["open", "paid", "failed"]),
-  net: z.string(),
-  vat_percent: z.string(),
-  vat: z.string(),
-  gross: z.string(),
-  iban_masked: z.string(),
-  charge_card: z.string(),
-  end_to_end_id: z.string(),
-  failure_reason: z.string(),
-  failed_at: z.string().nullable(),
-});
-export type SettlementItem = z.infer<typeof settlementItemSchema>;
-
-export const batchDetailSchema = batchSchema.extend({
-  items: z.array(settlementItemSchema),
-  charge_card_items: z.array(settlementItemSchema),
-});
-export type BatchDetail = z.infer<typeof batchDetailSchema>;
-
-const skippedSchema = z.array(z.object({ id: z.number(), detail: z.string() }));
-export const createdSchema = batchDetailSchema.extend({ skipped: skippedSchema });
-export type Skipped = z.infer<typeof skippedSchema>;
+// The shapes are the server's (operations/schemas.py), generated into shared/api/schema.d.ts.
+export type Sum = Schemas["TotalOut"];
+/** A batch in the list; the SEPA file once built and kept (its ids, and the server's warning
+ * once the batch is paid); four eyes: above the partner's threshold a second admin approves. */
+export type Batch = Schemas["BatchSummaryOut"];
+/** An erased owner's item (GDPR Art. 17): no application any more, no name, no owner type. */
+export type SettlementItem = Schemas["SettlementItemOut"];
+export type BatchDetail = Schemas["BatchDetailOut"];
+export type Skipped = Schemas["SkippedOut"][];
 
 export const SETTLEMENT_KEY = ["partner", "settlement_batches"] as const;
 
 export async function batchList(query: URLSearchParams, signal?: AbortSignal) {
-  return z
-    .object({ count: z.number(), results: z.array(batchSchema) })
-    .parse(await partnerApi("settlement_batches/", { query, signal }));
+  return partner.get("/api/partner/settlement_batches/", { query, signal });
 }
 
 export const useBatchList = (query: URLSearchParams, enabled = true) =>
@@ -74,7 +30,7 @@ export const useBatchList = (query: URLSearchParams, enabled = true) =>
   });
 
 export async function batchDetail(id: number, signal?: AbortSignal): Promise<BatchDetail> {
-  return batchDetailSchema.parse(await partnerApi(`settlement_batches/${id}/`, { signal }));
+  return partner.get("/api/partner/settlement_batches/{batch_id}/", { path: { batch_id: id }, signal });
 }
 
 export const useBatch = (id: number, enabled = true) =>
@@ -106,19 +62,26 @@ function invalidate(client: ReturnType<typeof useQueryClient>) {
 export function useBatchCreate() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (values: BatchCreate) =>
-      createdSchema.parse(await partnerApi("settlement_batches/", { json: values })),
+    mutationFn: (values: BatchCreate) => partner.post("/api/partner/settlement_batches/", { json: values }),
     onSuccess: () => invalidate(client),
+  });
+}
+
+export function useBatchApprove(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => partner.post("/api/partner/settlement_batches/{batch_id}/approve/", { path: { batch_id: id } }),
+    onSuccess: (batch) => {
+      client.setQueryData([...SETTLEMENT_KEY, "detail", id], batch);
+      invalidate(client);
+    },
   });
 }
 
 export function useMarkPaid(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async () =>
-      z
-        .object({ detail: z.string(), batch: batchDetailSchema })
-        .parse(await partnerApi(`settlement_batches/${id}/mark_paid/`, { method: "POST" })),
+    mutationFn: () => partner.post("/api/partner/settlement_batches/{batch_id}/mark_paid/", { path: { batch_id: id } }),
     onSuccess: (answer) => {
       client.setQueryData([...SETTLEMENT_KEY, "detail", id], answer.batch);
       invalidate(client);
@@ -129,10 +92,11 @@ export function useMarkPaid(id: number) {
 export function useItemFail(batchId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ itemId, reason }: { itemId: number; reason: string }) =>
-      settlementItemSchema.parse(
-        await partnerApi(`settlement_batches/${batchId}/items/${itemId}/fail/`, { json: { reason } }),
-      ),
+    mutationFn: ({ itemId, reason }: { itemId: number; reason: string }) =>
+      partner.post("/api/partner/settlement_batches/{batch_id}/items/{item_id}/fail/", {
+        path: { batch_id: batchId, item_id: itemId },
+        json: { reason },
+      }),
     onSuccess: () => invalidate(client),
   });
 }
@@ -149,11 +113,10 @@ export function useItemIban(batchId: number) {
       account_iban: string;
       account_name: string;
     }) =>
-      settlementItemSchema.parse(
-        await partnerApi(`settlement_batches/${batchId}/items/${itemId}/iban/`, {
-          json: { account_iban, account_name },
-        }),
-      ),
+      partner.post("/api/partner/settlement_batches/{batch_id}/items/{item_id}/iban/", {
+        path: { batch_id: batchId, item_id: itemId },
+        json: { account_iban, account_name },
+      }),
     onSuccess: () => invalidate(client),
   });
 }
@@ -188,8 +151,12 @@ export async function sepaDownload(batch: { id: number; reference: string }, ver
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-export const useSepaDownload = () =>
-  useMutation({
+export const useSepaDownload = () => {
+  const client = useQueryClient();
+  return useMutation({
     mutationFn: ({ batch, version }: { batch: { id: number; reference: string }; version: "09" | "03" }) =>
       sepaDownload(batch, version),
+    // The first download builds and keeps the file: the batch shows it from then on.
+    onSuccess: () => client.invalidateQueries({ queryKey: SETTLEMENT_KEY }),
   });
+};

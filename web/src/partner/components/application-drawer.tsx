@@ -13,13 +13,21 @@ import Typography from "@mui/material/Typography";
 import { type FormEvent, type MouseEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { type ApplicationDetail, type ReadingField, useApplication, useFieldCorrect } from "../api/applications";
+import {
+  type Agreement,
+  type ApplicationDetail,
+  type ReadingField,
+  useApplication,
+  useFieldCorrect,
+} from "../api/applications";
 import { can } from "../api/auth";
 import { errorText, fieldErrors } from "../api/client";
 import { dateTime, day } from "../lib/format";
 import { useStaffMember } from "../lib/staff-context";
+import { ruleLabel } from "./field-crop";
 import { Loading } from "./layout";
 import { type MoveTarget, MoveDialog } from "./move-dialog";
+import { ApplicationDocuments, PAID_STATES } from "./payout-documents";
 import { QueryError } from "./query-error";
 
 /** One application: zoomable scan, the reader's fields, owner and billing (IBAN masked), history, moves. */
@@ -81,6 +89,31 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
+/** The owner's agreement in text form naming the partner as third party for the year: when,
+ * through which channel, and which text (its version: the SHA-256 of what was shown). */
+function AgreementFields({ agreement, year }: { agreement: Agreement | null; year: number }) {
+  const { t, i18n } = useTranslation();
+  if (!agreement) {
+    return (
+      <Typography variant="body2" sx={{ color: "text.secondary" }} data-testid="detail-agreement-none">
+        {t("detail.noAgreement", { year })}
+      </Typography>
+    );
+  }
+  return (
+    <Box component="dl" sx={{ m: 0 }} data-testid="detail-agreement">
+      <Field label={t("detail.agreedAt")}>{dateTime(agreement.agreed_at, i18n.language)}</Field>
+      <Field label={t("detail.agreementChannel")}>{agreement.channel_label}</Field>
+      <Field label={t("detail.agreementVersion")}>
+        <Box component="span" title={agreement.text_version} sx={{ fontFamily: "monospace" }}>
+          {agreement.text_version.slice(0, 12)}
+        </Box>
+      </Field>
+      <Field label={t("detail.agreementText")}>{agreement.text}</Field>
+    </Box>
+  );
+}
+
 function DetailBody({ application }: { application: ApplicationDetail }) {
   const { t, i18n } = useTranslation();
   const me = useStaffMember();
@@ -93,6 +126,9 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
         <Chip label={application.status_label} color="primary" data-testid="detail-status" />
         <Chip label={String(application.legislation_year)} variant="outlined" />
         {registration.needs_review && <Chip label={t("detail.needsReview")} color="warning" />}
+        {registration.holder_mismatch && (
+          <Chip label={t("detail.holderMismatch")} color="warning" variant="outlined" data-testid="holder-mismatch" />
+        )}
       </Stack>
       {registration.scan_url ? (
         <ZoomableScan src={registration.scan_url} alt={t("detail.scan", { sequence: application.sequence })} />
@@ -114,6 +150,12 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
             </Field>
           </Box>
         </Section>
+      )}
+      <Section title={t("detail.agreement")}>
+        <AgreementFields agreement={application.agreement} year={application.legislation_year} />
+      </Section>
+      {can.edit(me.role) && PAID_STATES.has(application.status) && (
+        <ApplicationDocuments applicationId={application.id} />
       )}
       <Section title={t("detail.moves")}>
         {application.allowed_moves.length === 0 ? (
@@ -184,6 +226,7 @@ function DetailBody({ application }: { application: ApplicationDetail }) {
                 })}{" "}
                 <Typography component="span" variant="caption" sx={{ color: "text.secondary" }}>
                   {dateTime(entry.created_at, language)} · {t("detail.by", { actor: entry.actor })}
+                  {entry.rule ? ` · ${t("decided.before", { rule: ruleLabel(t, entry.rule) })}` : ""}
                 </Typography>
               </Typography>
             ))}
@@ -215,6 +258,7 @@ function ReadingTable({ application, canCorrect }: { application: ApplicationDet
   const { t, i18n } = useTranslation();
   const [editing, setEditing] = useState<string | null>(null);
   const fields = application.registration.fields;
+  const decidedBy = application.registration.decided_by;
   return (
     <Box component="table" sx={{ width: "100%", borderCollapse: "collapse" }} data-testid="reading-table">
       <Box component="thead" sx={{ typography: "caption", color: "text.secondary", textAlign: "left" }}>
@@ -255,6 +299,16 @@ function ReadingTable({ application, canCorrect }: { application: ApplicationDet
                         ? t("reading.reader")
                         : ""}
                   </Typography>
+                  {decidedBy[field.code] && (
+                    <Typography
+                      variant="caption"
+                      component="p"
+                      sx={{ color: "text.secondary" }}
+                      data-testid={`decided-${field.code}`}
+                    >
+                      {t("decided.by", { rule: ruleLabel(t, decidedBy[field.code]) })}
+                    </Typography>
+                  )}
                 </>
               )}
             </Box>

@@ -19,6 +19,7 @@ import { useFilterOptions } from "../api/applications";
 import { errorText, fieldErrors, messageText } from "../api/client";
 import { type Skipped, useBatchCreate } from "../api/settlement-batches";
 import { type BatchForm, batchFormSchema, batchPayload, EMPTY_BATCH } from "../forms/money-schemas";
+import { PriceMissingAlert } from "./price-missing-alert";
 
 export type BatchCreated = { id: number; skipped: Skipped };
 
@@ -89,6 +90,7 @@ export function BatchCreateDialog({
             <DialogContentText data-testid="batch-create-text">
               {selection ? t("settlement.selectionText", { count: ids.length }) : t("settlement.createText")}
             </DialogContentText>
+            <PriceMissingAlert />
             {fields.map((field) => {
               const message = form.formState.errors[field.name]?.message;
               if (field.type === "date")
@@ -144,7 +146,7 @@ export function BatchCreateDialog({
                   <Box component="ul" sx={{ m: 0, pl: 2 }}>
                     {error.skipped.slice(0, 20).map((item) => (
                       <li key={item.id}>
-                        {item.id}: {item.detail}
+                        {item.sequence ?? item.id}: {item.detail}
                       </li>
                     ))}
                   </Box>

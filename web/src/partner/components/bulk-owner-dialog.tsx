@@ -12,11 +12,21 @@ import { type Path, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 
+import { usePartner } from "@/app/partner-context";
+
 import { type BulkItem, type OwnerPayload, useBulkItemOwner } from "../api/bulk-uploads";
 import { errorText, fieldErrors, messageText } from "../api/client";
 import { EMPTY_OWNER, type OwnerForm, ownerFormSchema, ownerPayload } from "../forms/money-schemas";
 
 type Field = { name: Path<OwnerForm>; label: string; width?: number; type?: string; select?: [string, string][] };
+
+/** The forms of address the partner offers by its gender_option, as the server checks them
+ * (billing.validation.GENDERS): nothing else is offered, none at all when it asks for none. */
+const OFFERED_GENDERS: Record<number, readonly string[]> = {
+  1: ["woman", "man"],
+  2: ["woman", "man", "diverse"],
+  3: ["woman", "man", "diverse", "not_specified"],
+};
 
 /**
  * The owner of one scan of an upload without CSV: the CSV row's fields, checked here by the
@@ -33,6 +43,8 @@ export function BulkOwnerDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const partner = usePartner();
+  const genders = partner.show_gender_option ? (OFFERED_GENDERS[partner.gender_option] ?? OFFERED_GENDERS[1]!) : [];
   const save = useBulkItemOwner(uploadId);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<OwnerForm, unknown, z.output<typeof ownerFormSchema>>({
@@ -44,18 +56,19 @@ export function BulkOwnerDialog({
 
   const fields: Field[] = [
     { name: "email", label: t("bulk.email"), width: 12, type: "email" },
-    {
-      name: "gender",
-      label: t("bulk.gender"),
-      width: 4,
-      select: [
-        ["", t("bulk.genderNone")],
-        ...(["woman", "man", "diverse", "not_specified"] as const).map((value): [string, string] => [
-          value,
-          t(`bulk.genders.${value}`),
-        ]),
-      ],
-    },
+    ...(genders.length
+      ? [
+          {
+            name: "gender" as const,
+            label: t("bulk.gender"),
+            width: 4,
+            select: [
+              ["", t("bulk.genderNone")] as [string, string],
+              ...genders.map((value): [string, string] => [value, t(`bulk.genders.${value}`)]),
+            ],
+          },
+        ]
+      : []),
     { name: "first_name", label: t("bulk.firstName"), width: 4 },
     { name: "last_name", label: t("bulk.lastName"), width: 4 },
     { name: "street_name", label: t("bulk.streetName"), width: 8 },

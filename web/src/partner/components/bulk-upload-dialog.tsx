@@ -9,7 +9,10 @@ import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import FormHelperText from "@mui/material/FormHelperText";
 import LinearProgress from "@mui/material/LinearProgress";
+import Link from "@mui/material/Link";
+import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -17,6 +20,8 @@ import { useTranslation } from "react-i18next";
 
 import { type BulkUpload, useBulkUploadCreate } from "../api/bulk-uploads";
 import { ApiError, errorText, messageText } from "../api/client";
+import { EXPORTS, useUploadYears } from "../api/exports";
+import { useExportTexts } from "../exports-texts";
 import { type BulkUploadForm, bulkUploadFormSchema } from "../forms/money-schemas";
 
 type Refusal = { error_code?: string; message?: string; details?: Record<string, unknown> };
@@ -120,7 +125,11 @@ function FilePick({
  */
 export function BulkUploadDialog({ onClose }: { onClose: (created: BulkUpload | null) => void }) {
   const { t } = useTranslation();
+  const x = useExportTexts();
   const create = useBulkUploadCreate();
+  const years = useUploadYears();
+  const [pickedYear, setPickedYear] = useState<number | null>(null);
+  const year = pickedYear ?? years.data?.default ?? null;
   const [refusal, setRefusal] = useState<{ field: string; message: string; lines: ReactNode[] } | null>(null);
   const form = useForm<BulkUploadForm>({
     resolver: zodResolver(bulkUploadFormSchema) as never,
@@ -130,7 +139,11 @@ export function BulkUploadDialog({ onClose }: { onClose: (created: BulkUpload | 
   const submit = form.handleSubmit(async (values) => {
     setRefusal(null);
     try {
-      const created = await create.mutateAsync({ archive: values.archive as File, owners_csv: values.owners_csv });
+      const created = await create.mutateAsync({
+        archive: values.archive as File,
+        owners_csv: values.owners_csv,
+        registration_year: year,
+      });
       onClose(created);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 413) {
@@ -166,6 +179,27 @@ export function BulkUploadDialog({ onClose }: { onClose: (created: BulkUpload | 
         <DialogContent>
           <Stack spacing={2}>
             <DialogContentText>{t("bulk.uploadText")}</DialogContentText>
+            {years.data && years.data.years.length === 0 ? (
+              <Alert severity="warning" data-testid="bulk-no-year">
+                {x("noYear")}
+              </Alert>
+            ) : (
+              <TextField
+                select
+                label={x("year")}
+                helperText={x("yearHelp")}
+                value={year ?? ""}
+                onChange={(event) => setPickedYear(Number(event.target.value))}
+                disabled={!years.data}
+                slotProps={{ select: { SelectDisplayProps: { "data-testid": "bulk-year" } as object } }}
+              >
+                {(years.data?.years ?? []).map((option) => (
+                  <MenuItem key={option} value={option}>
+                    {option}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
             <Controller
               control={form.control}
               name="archive"
@@ -194,6 +228,13 @@ export function BulkUploadDialog({ onClose }: { onClose: (created: BulkUpload | 
                 />
               )}
             />
+            <Typography variant="body2">
+              <Link href={EXPORTS.ownerTemplate()} download data-testid="bulk-template">
+                {x("template")}
+              </Link>
+              {" – "}
+              {x("templateHelp")}
+            </Typography>
             {refusal && (
               <Alert severity="error" data-testid="bulk-refusal">
                 <Typography variant="body2">{refusal.message}</Typography>
@@ -213,7 +254,12 @@ export function BulkUploadDialog({ onClose }: { onClose: (created: BulkUpload | 
         </DialogContent>
         <DialogActions>
           <Button onClick={() => onClose(null)}>{t("form.cancel")}</Button>
-          <Button type="submit" variant="contained" disabled={create.isPending} data-testid="bulk-send">
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={create.isPending || years.data?.years.length === 0}
+            data-testid="bulk-send"
+          >
             {create.isPending ? t("bulk.sending") : t("bulk.send")}
           </Button>
         </DialogActions>

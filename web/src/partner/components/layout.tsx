@@ -18,27 +18,34 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-route
 
 import { usePartner } from "@/app/partner-context";
 
+import { useReviewQueue } from "../api/applications";
 import { can, logout, type Me, useMe } from "../api/auth";
 import { ApiError } from "../api/client";
 import { PARTNER_PATHS } from "../lib/paths";
 import { StaffContext } from "../lib/staff-context";
 import { localClear } from "../lib/storage";
+import { AccountButton } from "./account-dialog";
 import { LanguageSwitch } from "./language-switch";
 import { QueryError } from "./query-error";
 
 const DRAWER_WIDTH = 232;
+const REVIEW_PROBE = new URLSearchParams({ page: "1", page_size: "1" });
 
-export function navItems(me: Me) {
+/** The menu by role; the review's entry once its queue answered (issue 45). */
+export function navItems(me: Me, reviewing = false) {
   return [
     { path: PARTNER_PATHS.dashboard, label: "nav.dashboard", show: true },
     { path: PARTNER_PATHS.applications, label: "nav.applications", show: true },
+    { path: PARTNER_PATHS.review, label: "review.nav", show: reviewing },
     { path: PARTNER_PATHS.subPartners, label: "nav.subPartners", show: true },
     { path: PARTNER_PATHS.singleDeals, label: "nav.singleDeals", show: true },
+    { path: PARTNER_PATHS.prices, label: "prices.nav", show: true },
     { path: PARTNER_PATHS.bulkUploads, label: "bulk.nav", show: true },
     { path: PARTNER_PATHS.settlementBatches, label: "settlement.nav", show: can.admin(me.role) },
     { path: PARTNER_PATHS.staff, label: "nav.staff", show: can.admin(me.role) },
     { path: PARTNER_PATHS.audit, label: "nav.audit", show: can.admin(me.role) },
     { path: PARTNER_PATHS.privacy, label: "nav.privacy", show: can.admin(me.role) },
+    { path: PARTNER_PATHS.integrations, label: "integrations.nav", show: can.admin(me.role) },
   ].filter((item) => item.show);
 }
 
@@ -61,6 +68,9 @@ export function PartnerLayout() {
   const wide = useMediaQuery("(min-width:900px)");
   const [open, setOpen] = useState(false);
   const me = useMe();
+  // "Prüfung" in the menu while the reader left something to review
+  const probe = useReviewQueue(REVIEW_PROBE, me.isSuccess);
+  const reviewing = probe.isSuccess && probe.data.count > 0;
 
   if (me.isPending) return <Loading />;
   if (me.error instanceof ApiError && me.error.status === 401) {
@@ -86,7 +96,7 @@ export function PartnerLayout() {
 
   const menu = (
     <List component="nav" aria-label={t("nav.menu")} data-testid="partner-menu">
-      {navItems(staff).map((item) => (
+      {navItems(staff, reviewing).map((item) => (
         <ListItemButton
           key={item.path}
           component={NavLink}
@@ -127,10 +137,14 @@ export function PartnerLayout() {
               sx={{ display: { xs: "none", md: "block" }, textAlign: "right", lineHeight: 1.2 }}
               data-testid="partner-who"
             >
-              <Typography variant="body2">{staff.name || staff.email}</Typography>
-              <Typography variant="caption" sx={{ color: "text.secondary" }}>
-                {t(`roles.${staff.role}`)}
-              </Typography>
+              <AccountButton name={staff.name || staff.email}>
+                <Typography variant="body2" component="span" sx={{ display: "block" }}>
+                  {staff.name || staff.email}
+                </Typography>
+                <Typography variant="caption" sx={{ color: "text.secondary" }}>
+                  {t(`roles.${staff.role}`)}
+                </Typography>
+              </AccountButton>
             </Box>
             <IconButton aria-label={t("nav.logout")} onClick={leave} data-testid="partner-logout">
               <Logout />

@@ -77,6 +77,7 @@ export function MoveDialog({
   const errors = form.formState.errors;
   const refused = result?.results.filter((item) => !item.ok) ?? [];
   const moved = (result?.results.length ?? 0) - refused.length;
+  const notices = result?.results.filter((item) => item.ok && item.notice) ?? [];
 
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="move-title">
@@ -87,6 +88,11 @@ export function MoveDialog({
             <Alert severity={refused.length ? "warning" : "success"} sx={{ mb: 2 }} data-testid="move-summary">
               {t("move.result", { ok: moved, refused: refused.length })}
             </Alert>
+            {notices.map((item) => (
+              <Alert key={item.id} severity="info" sx={{ mb: 2 }} data-testid={`move-notice-${item.id}`}>
+                {labels?.[item.id] ?? item.id}: {item.notice}
+              </Alert>
+            ))}
             {refused.length > 0 && (
               <Table size="small" aria-label={t("move.refused")} data-testid="move-refusals">
                 <TableHead>

@@ -21,3 +21,12 @@ export function day(iso: string, language: string): string {
 export function count(value: number, language: string): string {
   return new Intl.NumberFormat(locale(language)).format(value);
 }
+
+/** A decimal from the server ("12.50") as a reader of the language writes it ("12,50"). */
+export function decimal(value: string | number, language: string, digits = 2): string {
+  if (value === "" || Number.isNaN(Number(value))) return String(value);
+  return new Intl.NumberFormat(locale(language), {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(Number(value));
+}

@@ -5,6 +5,7 @@ export const PARTNER_PATHS = {
   invite: (key: string) => `/partner/invite/${key}`,
   dashboard: "/partner/dashboard",
   applications: "/partner/applications",
+  review: "/partner/review",
   subPartners: "/partner/sub-partners",
   singleDeals: "/partner/single-deals",
   staff: "/partner/staff",
@@ -14,4 +15,6 @@ export const PARTNER_PATHS = {
   settlementBatches: "/partner/settlement-batches",
   settlementBatch: (id: number) => `/partner/settlement-batches/${id}`,
   privacy: "/partner/privacy",
+  prices: "/partner/prices",
+  integrations: "/partner/integrations",
 } as const;

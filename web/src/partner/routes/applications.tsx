@@ -24,6 +24,7 @@ import {
   useFilterOptions,
 } from "../api/applications";
 import { can } from "../api/auth";
+import { EXPORTS } from "../api/exports";
 import { ApplicationDrawer } from "../components/application-drawer";
 import { BatchCreateDialog } from "../components/batch-create-dialog";
 import { MoveDialog } from "../components/move-dialog";
@@ -41,7 +42,9 @@ import {
 } from "../lib/filters";
 import { useResponsiveColumns } from "../lib/grid-columns";
 import { PARTNER_PATHS } from "../lib/paths";
+import { selectedRowIds } from "../lib/selection";
 import { useStaffMember } from "../lib/staff-context";
+import { useExportTexts } from "../exports-texts";
 
 /** Grid column → the API's ordering name. */
 const SORTABLE: Record<string, string> = {
@@ -52,6 +55,9 @@ const SORTABLE: Record<string, string> = {
   owner_name: "last_name",
 };
 
+/** Entered and left only by settlement batches (quota.catalogue.MONEY_STATES). */
+const MONEY_STATES = new Set(["qa_to_settle", "qa_paid", "qa_payment_failure"]);
+
 const EMPTY_SELECTION: GridRowSelectionModel = { type: "include", ids: new Set() };
 
 /**
@@ -60,6 +66,7 @@ const EMPTY_SELECTION: GridRowSelectionModel = { type: "include", ids: new Set()
  */
 export function Applications() {
   const { t, i18n } = useTranslation();
+  const x = useExportTexts();
   const me = useStaffMember();
   const [search, setSearch] = useSearchParams();
   const [selection, setSelection] = useState<GridRowSelectionModel>(EMPTY_SELECTION);
@@ -174,13 +181,19 @@ export function Applications() {
   ];
   const columns = baseColumns.map((column) => ({ ...column, sortable: column.sortable ?? column.field in SORTABLE }));
 
-  const selectedIds = [...selection.ids].map(Number);
   const rows = list.data?.results ?? [];
+  const selectedIds = selectedRowIds(
+    selection,
+    rows.map((row) => row.id),
+  );
   const labels = Object.fromEntries(rows.map((row) => [row.id, String(row.sequence)]));
-  const targets = (options.data?.statuses ?? []).map((status) => ({
-    status: status.value,
-    status_label: status.label,
-  }));
+  // Payout statuses are the settlement batches' alone (issue 46): the server refuses them here.
+  const targets = (options.data?.statuses ?? [])
+    .filter((status) => !MONEY_STATES.has(status.value))
+    .map((status) => ({
+      status: status.value,
+      status_label: status.label,
+    }));
 
   return (
     <Box>
@@ -220,6 +233,18 @@ export function Applications() {
             data-testid="csv-download"
           >
             {t("applications.csv")}
+          </Button>
+        )}
+        {can.export(me.role) && (
+          <Button
+            variant="outlined"
+            component="a"
+            href={EXPORTS.applicationsXlsx(query)}
+            download
+            startIcon={<Download />}
+            data-testid="xlsx-download"
+          >
+            {x("applicationsXlsx")}
           </Button>
         )}
         <Box sx={{ flex: 1 }} />
@@ -266,6 +291,9 @@ export function Applications() {
             }}
             checkboxSelection={can.move(me.role)}
             keepNonExistentRowsSelected
+            // "Select all" selects the loaded page's rows by their ids: an `exclude` model would
+            // also stand for rows of other pages the grid has never seen, which no move can name.
+            disableRowSelectionExcludeModel
             rowSelectionModel={selection}
             onRowSelectionModelChange={setSelection}
             slots={{ noRowsOverlay: () => <GridEmpty text={t("applications.empty")} /> }}

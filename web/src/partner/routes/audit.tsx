@@ -1,4 +1,6 @@
+import Download from "@mui/icons-material/Download";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
@@ -7,28 +9,15 @@ import { useTranslation } from "react-i18next";
 
 import { type AuditEntry, useAudit } from "../api/admin";
 import { can } from "../api/auth";
+import { EXPORTS } from "../api/exports";
 import { ListSearch } from "../components/list-search";
 import { Forbidden, QueryError } from "../components/query-error";
 import { GridEmpty, ServerGrid } from "../components/server-grid";
 import { dateTime } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
 import { useStaffMember } from "../lib/staff-context";
-
-/** A change as "field: before → after" for the fields that differ. */
-export function describeChange(before: unknown, after: unknown): string {
-  const old = (before && typeof before === "object" ? before : {}) as Record<string, unknown>;
-  const now = (after && typeof after === "object" ? after : {}) as Record<string, unknown>;
-  const show = (value: unknown) =>
-    value === undefined || value === null || value === ""
-      ? "–"
-      : typeof value === "object"
-        ? JSON.stringify(value)
-        : String(value);
-  return [...new Set([...Object.keys(old), ...Object.keys(now)])]
-    .filter((key) => JSON.stringify(old[key]) !== JSON.stringify(now[key]))
-    .map((key) => `${key}: ${show(old[key])} → ${show(now[key])}`)
-    .join("; ");
-}
+import { useAuditTexts } from "../audit-texts";
+import { useExportTexts } from "../exports-texts";
 
 /** Who changed what, when (partner admins). */
 export function Audit() {
@@ -41,6 +30,8 @@ function AuditPage() {
   const { t, i18n } = useTranslation();
   const { query, set, paginationModel } = useListQuery(50);
   const audit = useAudit(query);
+  const x = useExportTexts();
+  const labels = useAuditTexts();
   const language = i18n.language;
   const columns: GridColDef<AuditEntry>[] = [
     {
@@ -56,19 +47,25 @@ function AuditPage() {
       flex: 1,
       valueFormatter: (value: string | null) => value || t("audit.system"),
     },
-    { field: "action", headerName: t("audit.action"), minWidth: 160, flex: 1 },
+    {
+      field: "action",
+      headerName: t("audit.action"),
+      minWidth: 200,
+      flex: 1,
+      valueFormatter: (value: string) => labels.action(value),
+    },
     {
       field: "object_type",
       headerName: t("audit.object"),
       width: 170,
-      valueGetter: (_value, row) => `${row.object_type}${row.object_id ? ` #${row.object_id}` : ""}`,
+      valueGetter: (_value, row) => labels.object(row.object_type, row.object_id),
     },
     {
       field: "after",
       headerName: t("audit.change"),
       minWidth: 260,
       flex: 2,
-      valueGetter: (_value, row) => describeChange(row.before, row.after),
+      valueGetter: (_value, row) => labels.change(row.before, row.after),
     },
   ];
   return (
@@ -89,6 +86,20 @@ function AuditPage() {
           onSearch={(action) => set({ action })}
           testid="audit-action"
         />
+        {(["csv", "xlsx"] as const).map((kind) => (
+          <Button
+            key={kind}
+            variant="outlined"
+            component="a"
+            href={EXPORTS.audit(kind, query)}
+            download
+            startIcon={<Download />}
+            sx={{ alignSelf: { sm: "center" }, flexShrink: 0 }}
+            data-testid={`audit-export-${kind}`}
+          >
+            {x(kind === "csv" ? "auditCsv" : "auditXlsx")}
+          </Button>
+        ))}
       </Stack>
       {audit.isError ? (
         <QueryError error={audit.error} retry={() => void audit.refetch()} />

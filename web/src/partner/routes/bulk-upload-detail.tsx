@@ -1,3 +1,4 @@
+import Download from "@mui/icons-material/Download";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -11,9 +12,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 
+import { useFilterOptions } from "../api/applications";
 import { can } from "../api/auth";
 import { type BulkItem, FINISHED, RUNNING, useBulkUpload, useBulkUploadRollback } from "../api/bulk-uploads";
 import { ApiError, errorText } from "../api/client";
+import { EXPORTS } from "../api/exports";
 import { BulkOwnerDialog } from "../components/bulk-owner-dialog";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Loading } from "../components/layout";
@@ -23,6 +26,7 @@ import { StatusChip } from "../components/status-chip";
 import { count, dateTime } from "../lib/format";
 import { PARTNER_PATHS } from "../lib/paths";
 import { useStaffMember } from "../lib/staff-context";
+import { useExportTexts } from "../exports-texts";
 import { BulkStatus } from "./bulk-uploads";
 
 const ITEM_COLOUR = { accepted: "success", refused: "error", duplicate: "warning", pending: "default" } as const;
@@ -30,6 +34,7 @@ const ITEM_COLOUR = { accepted: "success", refused: "error", duplicate: "warning
 /** One upload: live progress per file (polled while it runs), rollback, owner data per scan. */
 export function BulkUploadDetail() {
   const { t, i18n } = useTranslation();
+  const filterOptions = useFilterOptions();
   const me = useStaffMember();
   const id = Number(useParams().id);
   const upload = useBulkUpload(id);
@@ -37,6 +42,7 @@ export function BulkUploadDetail() {
   const [confirming, setConfirming] = useState(false);
   const [owner, setOwner] = useState<BulkItem | null>(null);
   const [page, setPage] = useState({ page: 0, pageSize: 100 });
+  const x = useExportTexts();
   const language = i18n.language;
 
   if (upload.isPending) return <Loading />;
@@ -53,6 +59,9 @@ export function BulkUploadDetail() {
     return text ? `${item.error_code}: ${text}` : item.error_code;
   };
 
+  // A status as the partner reads it (the catalogue's wording from the filter options), never its code.
+  const statuses = new Map((filterOptions.data?.statuses ?? []).map((item) => [item.value, item.label]));
+  const statusText = (status: string) => statuses.get(status) ?? "…";
   const columns: GridColDef<BulkItem>[] = [
     { field: "position", headerName: t("bulk.position"), width: 70, valueFormatter: (value: number) => value + 1 },
     { field: "file_name", headerName: t("bulk.fileName"), minWidth: 160, flex: 1 },
@@ -90,7 +99,9 @@ export function BulkUploadDetail() {
       minWidth: 180,
       flex: 1,
       valueGetter: (_value, row) =>
-        row.applications.map((application) => `${application.legislation_year}: ${application.status}`).join(", "),
+        row.applications
+          .map((application) => `${application.legislation_year}: ${statusText(application.status)}`)
+          .join(", "),
     },
   ];
   if (ownersMissing)
@@ -143,6 +154,22 @@ export function BulkUploadDetail() {
           {t("bulk.accepted")}: {data.counts.accepted} · {t("bulk.refused")}: {data.counts.refused} ·{" "}
           {t("bulk.duplicate")}: {data.counts.duplicate}
         </Typography>
+        <Stack direction="row" spacing={1} sx={{ mt: 1.5, flexWrap: "wrap", rowGap: 1 }}>
+          {(["csv", "xlsx"] as const).map((kind) => (
+            <Button
+              key={kind}
+              size="small"
+              variant="outlined"
+              component="a"
+              href={EXPORTS.bulkResults(id, kind)}
+              download
+              startIcon={<Download />}
+              data-testid={`bulk-results-${kind}`}
+            >
+              {x(kind === "csv" ? "resultsCsv" : "resultsXlsx")}
+            </Button>
+          ))}
+        </Stack>
         {editable && data.status !== "bevRegistration_bulk_is_rolled_back" && (
           <Box sx={{ mt: 2 }}>
             <Button
@@ -199,7 +226,7 @@ export function BulkUploadDetail() {
                 {past.length > 0 && (
                   <Box component="span" sx={{ display: "block", mt: 1 }}>
                     {t("bulk.rollbackRefused")}{" "}
-                    {past.map((application) => `${application.id} (${application.status})`).join(", ")}
+                    {past.map((application) => `${application.id} (${statusText(application.status)})`).join(", ")}
                   </Box>
                 )}
               </>

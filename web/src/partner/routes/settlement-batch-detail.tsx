@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import Download from "@mui/icons-material/Download";
+import MoreVert from "@mui/icons-material/MoreVert";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -8,7 +9,10 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
+import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
@@ -25,16 +29,18 @@ import { useEffect, useState } from "react";
 import { type FieldValues, type Path, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation, useParams } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
 
 import { can } from "../api/auth";
 import { errorText, fieldErrors, messageText } from "../api/client";
+import { useItemPaid, useItemRequeue } from "../api/payout-documents";
 import {
   type BatchDetail,
   type SettlementItem,
   type Skipped,
   type Sum,
   useBatch,
+  useBatchApprove,
   useItemFail,
   useItemIban,
   useMarkPaid,
@@ -42,6 +48,7 @@ import {
 } from "../api/settlement-batches";
 import { ConfirmDialog } from "../components/confirm-dialog";
 import { Loading } from "../components/layout";
+import { BatchDocuments } from "../components/payout-documents";
 import { Forbidden, QueryError } from "../components/query-error";
 import { ServerGrid } from "../components/server-grid";
 import { failFormSchema, ibanFormSchema } from "../forms/money-schemas";
@@ -49,6 +56,47 @@ import { dateTime, day, euros } from "../lib/format";
 import { PARTNER_PATHS } from "../lib/paths";
 import { useStaffMember } from "../lib/staff-context";
 import { localSet } from "../lib/storage";
+
+const paidFormSchema = z.object({ note: z.string().trim().max(300, "payout.noteTooLong") });
+
+/** A failed payout's further actions: pay again as it is, or confirm the bank paid it after all. */
+function FailedItemMenu({
+  item,
+  onRequeue,
+  onPaid,
+}: {
+  item: SettlementItem;
+  onRequeue: (item: SettlementItem) => void;
+  onPaid: (item: SettlementItem) => void;
+}) {
+  const { t } = useTranslation();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const choose = (action: (item: SettlementItem) => void) => () => {
+    setAnchor(null);
+    action(item);
+  };
+  return (
+    <>
+      <IconButton
+        size="small"
+        aria-label={t("payout.more")}
+        aria-haspopup="menu"
+        onClick={(event) => setAnchor(event.currentTarget)}
+        data-testid={`more-${item.id}`}
+      >
+        <MoreVert fontSize="small" />
+      </IconButton>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
+        <MenuItem onClick={choose(onRequeue)} data-testid={`requeue-${item.id}`}>
+          {t("payout.requeue")}
+        </MenuItem>
+        <MenuItem onClick={choose(onPaid)} data-testid={`paid-${item.id}`}>
+          {t("payout.paid")}
+        </MenuItem>
+      </Menu>
+    </>
+  );
+}
 
 const cents = (amount: string) => Math.round(Number(amount) * 100);
 const fromCents = (value: number) => (value / 100).toFixed(2);
@@ -206,12 +254,17 @@ export function SettlementBatchDetail() {
   const batch = useBatch(id, admin);
   const paid = useMarkPaid(id);
   const download = useSepaDownload();
+  const approve = useBatchApprove(id);
   const fail = useItemFail(id);
   const iban = useItemIban(id);
+  const requeue = useItemRequeue(id);
+  const confirmPaid = useItemPaid(id);
   const skipped = ((useLocation().state as { skipped?: Skipped } | null)?.skipped ?? []) as Skipped;
   const [confirming, setConfirming] = useState(false);
   const [failing, setFailing] = useState<SettlementItem | null>(null);
   const [correcting, setCorrecting] = useState<SettlementItem | null>(null);
+  const [requeuing, setRequeuing] = useState<SettlementItem | null>(null);
+  const [confirmingPaid, setConfirmingPaid] = useState<SettlementItem | null>(null);
   // Nine columns fit a 1440 px screen beside the menu (about 1150 px for the grid); on a smaller
   // one the owner type and the VAT (both in the totals above) step aside, on a phone the net
   // amount and the IBAN too, so the action column stays in reach. The grid's column menu shows
@@ -293,14 +346,28 @@ export function SettlementBatchDetail() {
     {
       field: "actions",
       headerName: "",
-      width: 160,
-      // An erased owner's item is kept as paid or failed: nothing left to act on.
+      width: 190,
+      // An erased owner's item is kept as paid or failed: nothing left to act on. A failed
+      // payout whose application still waits in payment failure: a corrected IBAN (bank items),
+      // paying it again as it is, or the bank's word that it was paid after all.
       renderCell: ({ row }) =>
         row.erased ? null : row.status === "failed" ? (
-          row.method === "sepa" && row.application.status === "qa_payment_failure" ? (
-            <Button size="small" onClick={() => setCorrecting(row)} data-testid={`iban-${row.id}`}>
-              {t("settlement.correctIban")}
-            </Button>
+          row.application.status === "qa_payment_failure" ? (
+            <Stack direction="row" sx={{ alignItems: "center", height: "100%" }}>
+              {row.method === "sepa" && (
+                <Button size="small" onClick={() => setCorrecting(row)} data-testid={`iban-${row.id}`}>
+                  {t("settlement.correctIban")}
+                </Button>
+              )}
+              <FailedItemMenu
+                item={row}
+                onRequeue={(item) => {
+                  requeue.reset();
+                  setRequeuing(item);
+                }}
+                onPaid={setConfirmingPaid}
+              />
+            </Stack>
           ) : null
         ) : (
           <Button size="small" color="error" onClick={() => setFailing(row)} data-testid={`fail-${row.id}`}>
@@ -337,7 +404,7 @@ export function SettlementBatchDetail() {
           {t("settlement.skipped")}:{" "}
           {skipped
             .slice(0, 20)
-            .map((item) => `${item.id} (${item.detail})`)
+            .map((item) => `${item.sequence ?? item.id} (${item.detail})`)
             .join(", ")}
         </Alert>
       )}
@@ -393,6 +460,41 @@ export function SettlementBatchDetail() {
             {t("settlement.markPaidNotNew")}
           </Typography>
         )}
+        {data.approval?.required && !data.approval.approved && (
+          <Alert
+            severity="info"
+            sx={{ mt: 2 }}
+            data-testid="approval-needed"
+            action={
+              <Button
+                color="inherit"
+                size="small"
+                disabled={approve.isPending}
+                onClick={() => approve.mutate()}
+                data-testid="approve"
+              >
+                {t("settlement.approve")}
+              </Button>
+            }
+          >
+            {t("settlement.approvalNeeded")}
+          </Alert>
+        )}
+        {data.approval?.approved && data.approval.approved_by && (
+          <Typography variant="body2" sx={{ mt: 1 }} data-testid="approved-by">
+            {t("settlement.approvedBy", { who: data.approval.approved_by })}
+          </Typography>
+        )}
+        {approve.isError && (
+          <Alert severity="error" sx={{ mt: 2 }} data-testid="approve-error">
+            {errorText(approve.error, t)}
+          </Alert>
+        )}
+        {data.sepa_file?.warning && (
+          <Alert severity="warning" sx={{ mt: 2 }} data-testid="sepa-paid-warning">
+            {data.sepa_file.warning}
+          </Alert>
+        )}
         {download.isError && (
           <Alert severity="error" sx={{ mt: 2 }} data-testid="sepa-error">
             {errorText(download.error, t)}
@@ -400,7 +502,7 @@ export function SettlementBatchDetail() {
         )}
         {paid.isSuccess && (
           <Alert severity="success" sx={{ mt: 2 }} data-testid="mark-paid-done">
-            {paid.data.detail}
+            {t("settlement.markedPaid")}
           </Alert>
         )}
       </Paper>
@@ -416,6 +518,7 @@ export function SettlementBatchDetail() {
           {grid(data.charge_card_items, t("settlement.cardItems"), "batch-card-items")}
         </>
       )}
+      <BatchDocuments batch={data} />
       {confirming && (
         <ConfirmDialog
           title={t("settlement.markPaidTitle")}
@@ -438,6 +541,30 @@ export function SettlementBatchDetail() {
           save={(values) => fail.mutateAsync({ itemId: failing.id, reason: values.reason })}
           onClose={() => setFailing(null)}
           testid="fail-form"
+        />
+      )}
+      {requeuing && (
+        <ConfirmDialog
+          title={t("payout.requeueTitle")}
+          text={t("payout.requeueText")}
+          confirm={t("payout.requeue")}
+          busy={requeue.isPending}
+          testid="requeue-dialog"
+          error={requeue.isError && errorText(requeue.error, t)}
+          onConfirm={() => requeue.mutate(requeuing.id, { onSuccess: () => setRequeuing(null) })}
+          onClose={() => setRequeuing(null)}
+        />
+      )}
+      {confirmingPaid && (
+        <SmallForm<{ note: string }>
+          title={t("payout.paidTitle")}
+          text={t("payout.paidText")}
+          fields={[{ name: "note", label: t("payout.paidNote") }]}
+          schema={paidFormSchema}
+          initial={{ note: "" }}
+          save={(values) => confirmPaid.mutateAsync({ itemId: confirmingPaid.id, note: values.note })}
+          onClose={() => setConfirmingPaid(null)}
+          testid="paid-form"
         />
       )}
       {correcting && (

@@ -1,4 +1,5 @@
 import Add from "@mui/icons-material/Add";
+import UploadFile from "@mui/icons-material/UploadFile";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
@@ -12,6 +13,7 @@ import { can } from "../api/auth";
 import { type Batch, useBatchList } from "../api/settlement-batches";
 import { BatchCreateDialog } from "../components/batch-create-dialog";
 import { PagedList } from "../components/paged-list";
+import { ReturnUploadDialog } from "../components/return-upload-dialog";
 import { Forbidden } from "../components/query-error";
 import { StatusChip } from "../components/status-chip";
 import { dateTime, day, euros } from "../lib/format";
@@ -40,6 +42,7 @@ export function SettlementBatches() {
   const admin = can.admin(me.role);
   const list = useBatchList(query, admin);
   const [creating, setCreating] = useState(false);
+  const [returns, setReturns] = useState(false);
   const language = i18n.language;
   if (!admin) return <Forbidden />;
   const lastId = localGet<number>("settlementBatchId");
@@ -119,6 +122,14 @@ export function SettlementBatches() {
         <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)} data-testid="batch-add">
           {t("settlement.create")}
         </Button>
+        <Button
+          variant="outlined"
+          startIcon={<UploadFile />}
+          onClick={() => setReturns(true)}
+          data-testid="returns-open"
+        >
+          {t("payout.returns")}
+        </Button>
         {last && (
           <Button component={RouterLink} to={PARTNER_PATHS.settlementBatch(last.id)} data-testid="batch-last">
             {t("settlement.lastOpened", { reference: last.reference })}
@@ -132,6 +143,7 @@ export function SettlementBatches() {
         emptyText={t("settlement.empty")}
         testid="batch-list"
       />
+      {returns && <ReturnUploadDialog onClose={() => setReturns(false)} />}
       {creating && (
         <BatchCreateDialog
           onClose={(created) => {

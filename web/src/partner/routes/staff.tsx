@@ -17,7 +17,7 @@ import { useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 
-import { type StaffMember, useStaff, useStaffChange, useStaffInvite } from "../api/admin";
+import { type StaffMember, useInviteRevoke, useStaff, useStaffChange, useStaffInvite } from "../api/admin";
 import { can, ROLES } from "../api/auth";
 import { errorText, fieldErrors, messageText } from "../api/client";
 import { Loading } from "../components/layout";
@@ -37,6 +37,7 @@ function StaffPage() {
   const me = useStaffMember();
   const staff = useStaff();
   const change = useStaffChange();
+  const revoke = useInviteRevoke();
   const [message, setMessage] = useState<string | null>(null);
   return (
     <Box>
@@ -49,9 +50,9 @@ function StaffPage() {
           {message}
         </Alert>
       )}
-      {change.isError && (
+      {(change.isError || revoke.isError) && (
         <Alert severity="error" sx={{ my: 2 }} data-testid="staff-change-error">
-          {errorText(change.error, t)}
+          {errorText(change.error ?? revoke.error, t)}
         </Alert>
       )}
       {staff.isPending && <Loading />}
@@ -75,6 +76,7 @@ function StaffPage() {
                   member={member}
                   self={member.id === me.id}
                   onChange={(change_) => change.mutate({ id: member.id, change: change_ })}
+                  onRevoke={() => revoke.mutate(-member.id)}
                 />
               ))}
             </TableBody>
@@ -89,10 +91,12 @@ function StaffRow({
   member,
   self,
   onChange,
+  onRevoke,
 }: {
   member: StaffMember;
   self: boolean;
   onChange: (change: { role: string } | { is_active: boolean }) => void;
+  onRevoke: () => void;
 }) {
   const { t } = useTranslation();
   const status = !member.is_active ? t("staff.inactive") : member.pending ? t("staff.pending") : t("staff.active");
@@ -139,6 +143,17 @@ function StaffRow({
             data-testid={`staff-deactivate-${member.id}`}
           >
             {t("staff.deactivate")}
+          </Button>
+        )}
+        {member.pending && (
+          <Button
+            size="small"
+            color="error"
+            onClick={onRevoke}
+            aria-label={`${t("staff.revoke")}: ${member.name || member.email}`}
+            data-testid={`staff-revoke-${-member.id}`}
+          >
+            {t("staff.revoke")}
           </Button>
         )}
       </TableCell>

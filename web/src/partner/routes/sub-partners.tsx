@@ -1,13 +1,18 @@
+import QrCode2 from "@mui/icons-material/QrCode2";
+import IconButton from "@mui/material/IconButton";
 import type { GridColDef } from "@mui/x-data-grid";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 
 import { can } from "../api/auth";
 import { type SubPartner, useOperationDeactivate, useOperationList, useOperationSave } from "../api/operations";
+import { CommissionStatement } from "../components/commission-statement";
 import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
 import { OperationList } from "../components/operation-list";
+import { SubPartnerQrDialog } from "../components/sub-partner-qr-dialog";
+import { useExportTexts } from "../exports-texts";
 import { EMPTY_SUB_PARTNER, type SubPartnerForm, subPartnerFormSchema, subPartnerPayload } from "../forms/schemas";
-import { dateTime } from "../lib/format";
+import { dateTime, decimal } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
 import { useStaffMember } from "../lib/staff-context";
 import { localGet, localSet } from "../lib/storage";
@@ -22,14 +27,15 @@ function storedEditing(): Editing | null {
   return { id: id === "new" ? null : id, values: { ...EMPTY_SUB_PARTNER, ...values } };
 }
 
-function toForm(item: SubPartner): SubPartnerForm {
+function toForm(item: SubPartner, language: string): SubPartnerForm {
   return {
     name: item.name,
     contact_name: item.contact_name ?? "",
     contact_email: item.contact_email ?? "",
     contact_phone: item.contact_phone ?? "",
     referral_key: item.referral_key,
-    fee_share_percent: item.fee_share_percent,
+    // as the reader writes it (the form takes either mark)
+    fee_share_percent: language === "en" ? item.fee_share_percent : item.fee_share_percent.replace(".", ","),
   };
 }
 
@@ -42,6 +48,8 @@ export function SubPartners() {
   const save = useOperationSave("sub_partners");
   const [editing, setEditing] = useState<Editing | null>(() => (can.edit(me.role) ? storedEditing() : null));
   const editable = can.edit(me.role);
+  const x = useExportTexts();
+  const [printing, setPrinting] = useState<SubPartner | null>(null);
 
   const open = (next: Editing | null) => {
     localSet("subPartnerId", next ? (next.id ?? "new") : null);
@@ -59,9 +67,10 @@ export function SubPartners() {
     { name: "fee_share_percent", label: t("subPartners.feeShare"), inputMode: "decimal" },
   ];
   const language = i18n.language;
-  // Beside the menu on a 1440 px screen the grid has about 1150 px: the creation time steps
-  // aside below 1700 px, the contact person and the application count below 1400 px, the e-mail,
-  // the referral key and the fee share on a phone; the edit and deactivate buttons always show.
+  // Beside the menu on a 1440 px screen the grid has about 1150 px: the creation time and the
+  // e-mail step aside below 1700 px (the QR code's column took their room), the contact person
+  // and the application count below 1400 px, the referral key and the fee share on a phone; the
+  // edit and deactivate buttons always show.
   const columns: GridColDef<SubPartner>[] = [
     { field: "name", headerName: t("subPartners.name"), minWidth: 150, flex: 1, hideable: false },
     { field: "contact_name", headerName: t("subPartners.contactName"), minWidth: 130, flex: 1 },
@@ -73,6 +82,7 @@ export function SubPartners() {
       width: 115,
       align: "right",
       headerAlign: "right",
+      valueFormatter: (value: string) => decimal(value, language),
     },
     {
       field: "application_count",
@@ -93,37 +103,61 @@ export function SubPartners() {
       width: 150,
       valueFormatter: (value: string) => dateTime(value, language),
     },
+    {
+      field: "qr",
+      headerName: x("qr"),
+      width: 90,
+      sortable: false,
+      filterable: false,
+      renderCell: ({ row }) => (
+        <IconButton
+          size="small"
+          aria-label={x("qrOf", { name: row.name })}
+          onClick={() => setPrinting(row)}
+          data-testid={`sub-partner-qr-${row.id}`}
+        >
+          <QrCode2 fontSize="small" />
+        </IconButton>
+      ),
+    },
   ];
 
   return (
-    <OperationList<SubPartner>
-      prefix="subPartners"
-      testid="sub-partner"
-      columns={columns}
-      responsive={{
-        wide: ["created_at"],
-        desktop: ["contact_name", "application_count"],
-        phone: ["contact_email", "referral_key", "fee_share_percent"],
-      }}
-      list={list}
-      deactivate={deactivate}
-      editable={editable}
-      onAdd={() => open({ id: null, values: EMPTY_SUB_PARTNER })}
-      onEdit={(row) => open({ id: row.id, values: toForm(row) })}
-      dialog={
-        editing && (
-          <EntityDialog<SubPartnerForm>
-            title={editing.id === null ? t("subPartners.add") : t("subPartners.edit")}
-            fields={fields}
-            schema={subPartnerFormSchema}
-            initial={editing.values}
-            save={(values) => save.mutateAsync({ id: editing.id, values: subPartnerPayload(values) })}
-            onDraft={draft}
-            onClose={() => open(null)}
-            testid="sub-partner-form"
-          />
-        )
-      }
-    />
+    <>
+      <OperationList<SubPartner>
+        prefix="subPartners"
+        testid="sub-partner"
+        columns={columns}
+        responsive={{
+          wide: ["created_at", "contact_email"],
+          desktop: ["contact_name", "application_count"],
+          phone: ["referral_key", "fee_share_percent"],
+        }}
+        list={list}
+        deactivate={deactivate}
+        editable={editable}
+        onAdd={() => open({ id: null, values: EMPTY_SUB_PARTNER })}
+        onEdit={(row) => open({ id: row.id, values: toForm(row, language) })}
+        dialog={
+          printing ? (
+            <SubPartnerQrDialog id={printing.id} name={printing.name} onClose={() => setPrinting(null)} />
+          ) : (
+            editing && (
+              <EntityDialog<SubPartnerForm>
+                title={editing.id === null ? t("subPartners.add") : t("subPartners.edit")}
+                fields={fields}
+                schema={subPartnerFormSchema}
+                initial={editing.values}
+                save={(values) => save.mutateAsync({ id: editing.id, values: subPartnerPayload(values) })}
+                onDraft={draft}
+                onClose={() => open(null)}
+                testid="sub-partner-form"
+              />
+            )
+          )
+        }
+      />
+      {can.admin(me.role) && <CommissionStatement />}
+    </>
   );
 }

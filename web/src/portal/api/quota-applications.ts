@@ -30,6 +30,15 @@ const clientSchema = z.object({
   charge_card: z.string(),
 });
 
+/** The owner's credit note or payout statement (issue 46), with a short-lived download link bound to the owner. */
+const payoutDocumentSchema = z.object({
+  kind: z.enum(["credit_note", "payout_statement"]),
+  kind_label: z.string(),
+  number: z.string(),
+  issue_date: z.string(),
+  url: z.string(),
+});
+
 export const registrationItemSchema = z.object({
   id: z.number(),
   sequence: z.number(),
@@ -43,6 +52,7 @@ export const registrationItemSchema = z.object({
   next_year_client_fee_year: z.number(),
   next_year_client_fee_for_m1: z.string().nullable(),
   allowed_resubmit_years: z.array(z.number()),
+  payout_documents: z.array(payoutDocumentSchema).default([]),
   registration: z.object({
     id: z.number(),
     uuid: z.string(),
@@ -59,6 +69,7 @@ export const registrationItemSchema = z.object({
 
 export type RegistrationItem = z.infer<typeof registrationItemSchema>;
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+export type PayoutDocumentLink = z.infer<typeof payoutDocumentSchema>;
 
 const listSchema = z.object({ count: z.number(), results: z.array(registrationItemSchema) });
 

@@ -1,31 +1,80 @@
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 
+import type { ThemeBundle } from "@/api/config";
 import { usePartner } from "@/app/partner-context";
 import { SafeHtml } from "@/shared/ui/safe-html";
 
 import { advertisementCount } from "../api/quota-applications";
 
-/** The partner's advertisement: an image linking out (each click counted) or sanitised free text. */
+/** How wide the banner may be drawn: the full column, but never so high that its text
+ * outgrows the page title (the compiler's bound per viewport, themes.logo). */
+export function bannerWidth(banner: ThemeBundle["assets"]["adBanner"]) {
+  if (!banner) return "100%";
+  return {
+    xs: `min(100%, ${Math.floor(banner.phone.maxHeight * banner.aspect)}px)`,
+    sm: `min(100%, ${Math.floor(banner.desktop.maxHeight * banner.aspect)}px)`,
+  };
+}
+
+/** The partner's advertisement: an image linking out (each click counted), a text ad in the
+ * site's own typography (headline below the page title's size, a button), or sanitised free text. */
 export function Advertisement() {
   const { t } = useTranslation();
-  const advertisement = usePartner().partneradvertisement;
+  const partner = usePartner();
+  const advertisement = partner.partneradvertisement;
   if (!advertisement.enabled) return null;
-  const content =
-    advertisement.type === "image" && advertisement.image ? (
+  const count = () => advertisement.id !== null && advertisementCount(advertisement.id);
+  let content;
+  if (advertisement.type === "image" && advertisement.image) {
+    content = (
       <a
         href={advertisement.url || undefined}
         target="_blank"
         rel="noopener noreferrer"
-        onClick={() => advertisement.id !== null && advertisementCount(advertisement.id)}
+        onClick={count}
         data-testid="advertisement-link"
+        style={{ display: "block" }}
       >
-        <img src={advertisement.image} alt={t("registrations.advertisement")} style={{ display: "block", width: "100%", borderRadius: 8 }} />
+        <Box
+          component="img"
+          src={advertisement.image}
+          alt={t("registrations.advertisement")}
+          data-testid="advertisement-image"
+          // for the layout checks: the largest text's share of the image's height
+          data-text-share={partner.theme.assets.adBanner?.textShare}
+          sx={{ display: "block", width: bannerWidth(partner.theme.assets.adBanner), height: "auto", borderRadius: 1 }}
+        />
       </a>
-    ) : (
-      <SafeHtml html={advertisement.freetext} testId="advertisement-text" />
     );
+  } else if (advertisement.type === "text") {
+    content = (
+      <Box data-testid="advertisement-text-ad" sx={{ p: { xs: 2, sm: 3 }, borderRadius: 1, border: 1, borderColor: "divider" }}>
+        {advertisement.headline && (
+          <Typography variant="h3" component="p" sx={{ mb: 1 }} data-testid="advertisement-headline">
+            {advertisement.headline}
+          </Typography>
+        )}
+        {advertisement.text && <Typography sx={{ mb: advertisement.url ? 2 : 0 }}>{advertisement.text}</Typography>}
+        {advertisement.url && (
+          <Button
+            variant="contained"
+            href={advertisement.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={count}
+            data-testid="advertisement-link"
+          >
+            {advertisement.button_label || t("registrations.advertisementMore")}
+          </Button>
+        )}
+      </Box>
+    );
+  } else {
+    content = <SafeHtml html={advertisement.freetext} testId="advertisement-text" />;
+  }
   return (
     <Box component="aside" aria-label={t("registrations.advertisement")} sx={{ mb: 3 }} data-testid="advertisement">
       <Typography variant="caption" color="text.secondary">

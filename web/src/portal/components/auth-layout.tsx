@@ -3,6 +3,7 @@ import Paper from "@mui/material/Paper";
 import { Outlet } from "react-router";
 
 import { usePartner } from "@/app/partner-context";
+import { PartnerLogo } from "@/shared/ui/partner-logo";
 
 import { LanguageSwitch } from "./language-switch";
 
@@ -22,12 +23,8 @@ export function AuthLayout() {
       }}
     >
       <Paper sx={{ width: "100%", maxWidth: 440, p: { xs: 3, sm: 4 } }}>
-        <Box sx={{ display: "flex", justifyContent: "space-between", alignItems: "center", mb: 3 }}>
-          {partner.theme.assets.logo ? (
-            <img src={partner.theme.assets.logo} alt={`${partner.name} Logo`} style={{ height: 36, maxWidth: "60%" }} />
-          ) : (
-            <span>{partner.name}</span>
-          )}
+        <Box sx={{ display: "flex", flexWrap: "wrap", justifyContent: "space-between", alignItems: "center", gap: 1, mb: 3 }}>
+          <PartnerLogo />
           <LanguageSwitch />
         </Box>
         <Outlet />

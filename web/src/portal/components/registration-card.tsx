@@ -4,6 +4,7 @@ import Card from "@mui/material/Card";
 import CardActions from "@mui/material/CardActions";
 import CardContent from "@mui/material/CardContent";
 import Divider from "@mui/material/Divider";
+import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -26,6 +27,13 @@ function Row({ label, value, testId }: { label: string; value: ReactNode; testId
       </Typography>
     </Box>
   );
+}
+
+/** A document's issue date (YYYY-MM-DD) as the reader's language writes a day. */
+function issueDay(iso: string, language: string): string {
+  const date = new Date(`${iso}T00:00:00`);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(language === "en" ? "en-GB" : "de-DE", { day: "2-digit", month: "2-digit", year: "numeric" }).format(date);
 }
 
 /** One registration: number, vehicle, year, timeline, fees, scan, resubmit, details. */
@@ -66,6 +74,21 @@ export function RegistrationCard({ item, onResubmit }: { item: RegistrationItem;
           )}
           <Divider sx={{ my: 1.5 }} />
           <StatusTimeline entries={item.status_timeline} />
+          {item.payout_documents.length > 0 && (
+            <Box data-testid="payout-documents" sx={{ mt: 1.5 }}>
+              <Typography variant="subtitle2" component="h3">
+                {t("registrations.payoutDocuments")}
+              </Typography>
+              {item.payout_documents.map((document) => (
+                <Typography variant="body2" key={document.number}>
+                  <Link href={document.url} target="_blank" rel="noopener" data-testid="payout-document-link">
+                    {t(`registrations.documentKinds.${document.kind}`)} {document.number}
+                  </Link>{" "}
+                  {t("registrations.documentIssued", { date: issueDay(document.issue_date, i18n.language) })}
+                </Typography>
+              ))}
+            </Box>
+          )}
         </Box>
         <ScanImage
           src={registration.resized_image || registration.zlb_scan}

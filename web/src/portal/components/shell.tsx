@@ -21,6 +21,7 @@ import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-route
 import { usePartner } from "@/app/partner-context";
 import { ApiError, type Tokens } from "@/shared/lib/http";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
+import { PartnerLogo } from "@/shared/ui/partner-logo";
 
 import { logout, profile } from "../api/auth";
 import { portalClear } from "../lib/portal-store";
@@ -79,8 +80,7 @@ export function Shell() {
     navigate(PORTAL_PATHS.login, { replace: true });
   };
 
-  // On a phone the header has no room left for the greeting (menu, logo, language and logout
-  // take 300 of 320 px): it gets a line of its own above the breadcrumbs instead of shrinking
+  // On a phone the header has no room left for the greeting (menu, logo and logout take it): it gets a line of its own above the breadcrumbs instead of shrinking
   // to "W…". Wider, it sits in the header and ends in an ellipsis if it must (full text in the title).
   const greeting = (
     <Typography
@@ -112,7 +112,8 @@ export function Shell() {
   return (
     <Box sx={{ display: "flex", minHeight: "100vh" }}>
       <AppBar position="fixed" color="inherit" elevation={1} sx={{ zIndex: (theme) => theme.zIndex.drawer + 1 }}>
-        <Toolbar sx={{ gap: 1 }}>
+        {/* narrow gutters on a phone: a 320 px screen holds menu, logo (its text 12 px) and logout */}
+        <Toolbar sx={{ gap: { xs: 0.5, sm: 1 }, px: { xs: 1, sm: 2 } }}>
           {!wide && (
             <IconButton
               edge="start"
@@ -124,16 +125,9 @@ export function Shell() {
               <MenuIcon />
             </IconButton>
           )}
-          {partner.theme.assets.logo && (
-            <Box
-              component="img"
-              src={partner.theme.assets.logo}
-              alt={`${partner.name} Logo`}
-              sx={{ height: 32, maxWidth: { xs: 96, sm: 160 }, objectFit: "contain", flexShrink: 0 }}
-            />
-          )}
+          <PartnerLogo />
           <Box sx={{ flex: "1 1 0", minWidth: 0 }} />
-          <LanguageSwitch />
+          {!phone && <LanguageSwitch />}
           {!phone && greeting}
           <Avatar
             sx={{
@@ -165,6 +159,13 @@ export function Shell() {
       >
         <Toolbar />
         {menu}
+        {/* On a phone the header's room goes to the logo (its text 12 px high): the language
+            switch moves into the menu. */}
+        {phone && (
+          <Box sx={{ px: 2 }}>
+            <LanguageSwitch />
+          </Box>
+        )}
       </Drawer>
       <Box component="main" sx={{ flex: 1, minWidth: 0, p: { xs: 2, md: 3 } }}>
         <Toolbar />

@@ -5,20 +5,16 @@ import type { ReactNode } from "react";
 
 import { usePartner } from "@/app/partner-context";
 
+import { PartnerLogo } from "./partner-logo";
+
 /** The shell of every flow screen: partner logo, the wallbox header, the content. */
 export function Layout({ children }: { children: ReactNode }) {
   const partner = usePartner();
-  const { tokens, assets } = partner.theme;
+  const { tokens } = partner.theme;
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column", color: tokens.text }}>
       <Box component="header" sx={{ px: 2, py: 1.5, display: "flex", justifyContent: "center", borderBottom: 1, borderColor: "divider" }}>
-        {assets.logo ? (
-          <img src={assets.logo} alt={`${partner.name} Logo`} data-testid="partner-logo" style={{ height: 40, maxWidth: "70vw" }} />
-        ) : (
-          <Typography variant="h2" component="span">
-            {partner.name}
-          </Typography>
-        )}
+        <PartnerLogo />
       </Box>
       {tokens.headerImage && (
         <Box component="section" aria-label="Partnerinformation">

@@ -10,7 +10,8 @@ const PARTNER_HTML: SxProps<Theme> = (theme) => ({
   overflowWrap: "anywhere",
   minWidth: 0,
   maxWidth: "100%",
-  "& a": { color: "primary.main" },
+  // the theme's link colour (themes.compiler: palette.link), never the button's
+  "& a": { color: "link.main" },
   "& h1, & h2, & h3": { ...theme.typography.h3, mt: 2, mb: 1 },
   "& h4, & h5, & h6": { ...theme.typography.h4, mt: 2, mb: 1 },
   "& img, & video, & iframe": { maxWidth: "100%", height: "auto" },

@@ -1,0 +1,226 @@
+"""The document reader for the Zulassungsbescheinigung Teil I (ZB I), one module per stage:
+
+1. find.py       find the paper, straighten it, register the form's ruling (the real layout)
+2. recognise.py  is it a ZB I: ruling, header words, label codes; vetoes for what it is not
+3. locate.py     each field's value cut out by its label's place and the printer's own ink
+4. read.py       Tesseract (and RapidOCR where installed) with the field's alphabet
+5. validate.py   each field's form; the VIN against field 3 (registrations.vin)
+6. decide.py     the value and the rule that decided it (decided_by), or unread for review
+
+layout.py is the form's drawing, thresholds.py every number with its reason, reading.py the
+result. `document_read` runs the stages, cheapest first: a page without writing, without the
+ruled panels or with a veto is refused before any field is read.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import numpy as np
+from django.utils import timezone
+from PIL import Image
+
+from registrations import errors
+from registrations import vin as vins
+from registrations.errors import ScanRejected
+
+from . import decide, layout, locate, read, recognise, validate
+from .find import Straightened, flatten_light, straighten
+from .layout import HOLDER_FIELDS
+from .reading import Reading
+from .thresholds import BLURRED, GRID_NONE, LEGIBLE, MIN_MARKS, MIN_WORDS_READABLE
+from .validate import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, vin_valid
+
+__all__ = [
+    "DATE",
+    "ELECTRIC",
+    "KNOWN_CODES",
+    "PLATE",
+    "VEHICLE_CLASS",
+    "Reading",
+    "Straightened",
+    "document_check",
+    "document_read",
+    "vin_valid",
+]
+
+# the fields every ZB I has a value in: one that is not read at all is flagged, not passed over
+PRINTED = ("E", "B", "J", "10")
+# the fields the quota and the authority's package need: one left unread sends the registration
+# to review; the others (make, model, plate, names) simply stay empty where a read was unsure
+REVIEWED = ("E", "3", "B", "I", "J", "10")
+MODEL_FIELDS = {
+    "E": "vin",
+    "B": "first_registration",
+    "I": "registration_date",
+    "J": "vehicle_class",
+    "10": "energy_code",
+    "P.3": "fuel",
+    "D.1": "make",
+    "D.3": "model",
+    "A": "plate",
+    "2.1": "maker_key",
+    "3": "check_digit",
+    "C1.1": "holder_name",
+    "C1.2": "holder_first_names",
+}
+
+
+def _refused(
+    image: Image.Image, grid: float, score: int, kind: str | None, page: Straightened | None
+) -> Reading:
+    """Not a ZB I: what it is (a veto said so, or the page's own text says it), and whether it
+    was readable at all (IMGC002) or too little to tell (IMGC003)."""
+    if kind is None:
+        text = recognise.page_text(image)
+        kind = recognise.veto(text) or ("other" if recognise.words(text) >= MIN_WORDS_READABLE else "empty")
+    return Reading(
+        is_zlb=False, readable=kind != "empty", score=score, kind=kind, grid=round(grid, 3), page=page
+    )
+
+
+def _boxes(
+    page: Straightened, image: Image.Image, codes: Any
+) -> dict[str, tuple[float, float, float, float]]:
+    """Each field's value box (a little wider than the drawing's, for the printer's offset) in
+    shares of the picture: the review shows that crop beside the value."""
+    boxes = {}
+    for code in codes:
+        x0, y0, x1, y1 = layout.value_box(code)
+        corners = np.array(
+            [[x0 - 0.5, y0 - 1.0], [x1 + 0.5, y0 - 1.0], [x1 + 0.5, y1 + 1.5], [x0 - 0.5, y1 + 1.5]]
+        )
+        points = page.template_to_picture(corners)
+        xs, ys = points[:, 0] / image.width, points[:, 1] / image.height
+        boxes[code] = tuple(round(float(v), 4) for v in (xs.min(), ys.min(), xs.max(), ys.max()))
+    return boxes  # type: ignore[return-value]
+
+
+def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int]:
+    """Locate, read and decide every field; the values' legibility; value patterns seen."""
+    ink = locate.ink_layer(flat)
+    # each field's marks cut once: the printer's offset is measured on the probes' marks, then
+    # every field's value is taken from its marks at that offset
+    cut = {code: locate.marks(ink, code) for code in read.FIELDS}
+    offset = locate.printer_offset(ink, cut)
+    out = decide.Decided()
+    located: dict[str, locate.Located] = {}
+    for code in read.FIELDS:
+        marks = cut[code]
+        found = locate.line(marks, 0.0 if code in HOLDER_FIELDS else offset) if marks is not None else None
+        if found is not None:
+            located[code] = found
+
+    def first(code: str) -> list[read.Read]:
+        return read.first_read(code, located[code].image) if code in located else []
+
+    def more(code: str) -> decide.Reader:
+        return lambda stage: read.more_reads(code, located[code].image, stage) if code in located else []
+
+    field3, seen3 = None, frozenset[str]()
+    if "3" in located:
+        reads3 = first("3") + more("3")(1)
+        field3 = decide.check_digit(reads3)
+        if field3 is None:
+            reads3 += more("3")(2)
+            field3 = decide.check_digit(reads3)
+        seen3 = frozenset(d for r in reads3 for d in validate.check_digits_seen(r.text))
+    decide.vin_decide(
+        first("E"), more("E"), field3, out, unsure_field3="3" in located and field3 is None, field3_seen=seen3
+    )
+    if "E" in out.values and "3" in located:
+        # field 3 is stored as the VIN's own check digit: the VIN was read against it (or, where
+        # its reads disagreed, it is the digit among them the VIN confirms)
+        out.take("3", vins.kba_check_digit(out.values["E"]), "field3", out.confidence["E"])
+    elif "3" in located:
+        # a check digit no VIN confirms is left for review: a single character is the engines'
+        # weakest read, and a wrong one would be sent to the authority
+        out.leave("3", "unconfirmed" if field3 is not None else "unsure")
+    fuel = decide.known_name("P.3", first("P.3"), more("P.3"), validate.fuel, out)
+    fuel_code = validate.fuel_code(fuel) if fuel else None
+    decide.agreed(
+        "10", first("10"), more("10"), validate.energy_code, out,
+        confirm=lambda code: fuel_code is not None and code == fuel_code,
+    )  # fmt: skip
+    decide.agreed("B", first("B"), more("B"), lambda t: validate.date(t, today), out)
+    decide.agreed("I", first("I"), more("I"), lambda t: validate.date(t, today), out)
+    decide.dates_in_order(out, today)
+    decide.agreed("J", first("J"), more("J"), validate.vehicle_class, out)
+    decide.agreed("2.1", first("2.1"), more("2.1"), validate.maker_key, out)
+    decide.agreed("A", first("A"), more("A"), validate.plate, out)
+    decide.known_name("D.1", first("D.1"), more("D.1"), validate.make, out)
+    for code, parse in (
+        ("D.3", validate.model),
+        ("C1.1", validate.name),
+        ("C1.2", validate.name),
+    ):
+        decide.text_field(code, first(code), parse, out)
+    for code in PRINTED:
+        if code not in out.values and code not in out.unread:
+            out.leave(code, "not_found")
+    # value patterns of the form: a VIN beside E, a date beside B, a known code beside 10
+    patterns = sum(code in out.values for code in ("E", "B", "10"))
+    return out, locate.legibility(list(located.values())), patterns
+
+
+def document_read(image: Image.Image) -> Reading:
+    """The page found and straightened, then decided on what costs least first."""
+    if recognise.marks(image) < MIN_MARKS:
+        # blank, dark, or a photo without writing: IMGC003 before any page search or OCR
+        return Reading(is_zlb=False, readable=False, score=0, kind="empty")
+    page = straighten(image)
+    if page.grid < GRID_NONE:  # no ruled panel: nothing of the form to read
+        if recognise.paper_like(page):
+            # the form's pale green paper in its proportions, its ruling past finding: a photo
+            # too blurred for a person to read as well (IMGC007: take a sharper one)
+            return Reading(is_zlb=False, readable=True, score=1, kind="blurred", grid=round(page.grid, 3))
+        return _refused(image, page.grid, 0, None, None)
+    flat = page.flat if page.flat is not None else flatten_light(page.image)
+    seen = recognise.evidence(page, flat)
+    kind = seen.veto
+    if seen.possible and kind is None and page.found and page.area < 0.5:
+        kind = recognise.veto(recognise.outside_text(image, page.quad))
+    if not seen.possible or kind is not None:
+        return _refused(image, page.grid, seen.score, kind, page)
+    out, legible, patterns = _fields(flat, timezone.localdate())
+    score = seen.score + patterns
+    if not out.values.keys() & {"E", "B", "10"} and (
+        legible < LEGIBLE or recognise.sharpness(page) < BLURRED
+    ):
+        # the form's ruling, but its values are past reading: a sharper photo, not the back office
+        return Reading(
+            is_zlb=False, readable=True, score=score, kind="blurred", grid=round(page.grid, 3), page=page
+        )
+    # Otherwise a ZB I, however little was read: the ruling is the form's (no wrong document
+    # of the bench reaches GRID_WEAK without a veto), so it goes to review, never IMGC002.
+    v: dict[str, Any] = {MODEL_FIELDS[code]: value for code, value in out.values.items()}
+    energy = v.get("energy_code")
+    if energy is None and v.get("fuel") and validate.fuel_code(v["fuel"]) is not None:
+        is_electric: bool | None = validate.fuel_code(v["fuel"]) == ELECTRIC
+    else:
+        is_electric = None if energy is None else energy == ELECTRIC
+    return Reading(
+        is_zlb=True,
+        readable=True,
+        score=score,
+        kind="zb1",
+        grid=round(page.grid, 3),
+        is_electric=is_electric,
+        confidence=out.confidence,
+        decided_by=out.decided_by,
+        boxes=_boxes(page, image, read.FIELDS) if page.to_page is not None else {},
+        unread=tuple(code for code in out.unread if code in REVIEWED),
+        page=page,
+        **v,
+    )
+
+
+def document_check(reading: Reading) -> None:
+    """IMGC002 for a readable page that is no ZB I, IMGC003 when there is too little to tell,
+    IMGC007 for a ZB I whose values are too blurred or faint to read."""
+    if reading.is_zlb:
+        return
+    if reading.kind == "blurred":
+        raise ScanRejected(errors.ILLEGIBLE)
+    raise ScanRejected(errors.NOT_A_ZLB if reading.readable else errors.NOT_CLASSIFIABLE)

@@ -1,0 +1,311 @@
+"""Decide each field's value from its reads, and say by which rule (decided_by).
+
+No value is stored on one read's word: two independent reads agree, or the form itself
+confirms it (the VIN and its printed check digit in field 3; code 10 and the fuel named in
+P.3). A value no rule settles is left unread and the registration goes to review with the
+reason; a wrong value stored is worse than one a person types in.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import itertools
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from registrations import vin as vins
+
+from . import validate
+from .read import Read
+from .thresholds import (
+    ALTERNATIVE_MIN,
+    CHOICE_MARGIN,
+    CHOICE_OPTIONS,
+    RAPID_WEIGHT,
+    TEXT_SURE,
+    VIN_AGREEING,
+    VIN_AGREEING_PARTIAL,
+    VIN_CHOICE_PLACES,
+)
+
+
+@dataclass
+class Decided:
+    values: dict[str, Any] = field(default_factory=dict)  # field code -> value
+    confidence: dict[str, float] = field(default_factory=dict)
+    decided_by: dict[str, str] = field(default_factory=dict)
+    unread: list[str] = field(default_factory=list)
+
+    def take(self, code: str, value: Any, rule: str, confidence: float) -> None:
+        self.values[code] = value
+        self.decided_by[code] = rule
+        self.confidence[code] = round(float(confidence), 3)
+
+    def leave(self, code: str, reason: str) -> None:
+        self.decided_by[code] = reason
+        if code not in self.unread:
+            self.unread.append(code)
+
+
+Reader = Callable[[int], list[Read]]  # further reads of a field, by stage (read.more_reads)
+
+
+def _mean_sureness(found: Sequence[Read]) -> float:
+    return float(np.mean([r.sureness for r in found])) if found else 0.0
+
+
+# -------------------------------------------------------------------- field 3 and the VIN
+
+
+def check_digit(found: Sequence[Read]) -> str | None:
+    """Field 3 where its reads agree: at least two, and no read of another digit (an empty
+    box: None). A misread check digit would turn a misread VIN into a confirmed one."""
+    digits = [d for r in found if (d := validate.check_digit(r.text)) is not None]
+    if len(digits) < 2 or len(set(digits)) > 1:
+        return None
+    return digits[0]
+
+
+def _vins(found: Sequence[Read]) -> list[tuple[str, Read]]:
+    return [(v, r) for r in found if len(v := validate.vin_text(r.text)) == vins.LENGTH]
+
+
+def _aligned(base: str, read: Read) -> list[list[tuple[str, float]]]:
+    """A read's characters (and its engine's alternatives) per place of `base`: a read of
+    another length is aligned to it (a character an engine dropped or doubled leaves the rest
+    of its read in use)."""
+    text = validate.vin_text(read.text)
+    weight = RAPID_WEIGHT if read.engine == "rapidocr" else 1.0
+    raw = [c for c in read.text.upper() if validate.vin_text(c)]
+    choices = read.choices if len(read.choices) == len(raw) == len(text) else ()
+    per_char: list[list[tuple[str, float]]] = []
+    for i, char in enumerate(text):
+        alternatives = [(char, (choices[i][0][1] if choices else 1.0) * weight)]
+        for alt, conf in choices[i][1:] if choices else ():
+            mended = validate.vin_text(alt)
+            if conf >= ALTERNATIVE_MIN and len(mended) == 1 and mended in vins.ALPHABET and mended != char:
+                alternatives.append((mended, conf * weight))
+        per_char.append(alternatives)
+    places: list[list[tuple[str, float]]] = [[] for _ in range(len(base))]
+    matcher = difflib.SequenceMatcher(None, base, text, autojunk=False)
+    for tag, i0, i1, j0, j1 in matcher.get_opcodes():
+        if tag == "equal" or (tag == "replace" and i1 - i0 == j1 - j0):
+            for i, j in zip(range(i0, i1), range(j0, j1), strict=True):
+                places[i].extend(per_char[j])
+    return places
+
+
+def _support(found: Sequence[Read]) -> tuple[str, list[dict[str, float]]] | None:
+    """The consensus of the full-length reads place by place, and per place every character
+    the reads and their engines' alternatives give there, with its summed confidence."""
+    full = [v for v, _ in _vins(found)]
+    if not full:
+        return None
+    base = "".join(Counter(chars).most_common(1)[0][0] for chars in zip(*full, strict=True))
+    support: list[dict[str, float]] = [{} for _ in range(vins.LENGTH)]
+    for r in found:
+        if not validate.vin_text(r.text):
+            continue
+        for i, alternatives in enumerate(_aligned(base, r)):
+            for char, conf in alternatives:
+                support[i][char] = support[i].get(char, 0.0) + max(conf, 0.01)
+    for i, char in enumerate(base):
+        support[i].setdefault(char, 0.01)
+    return base, support
+
+
+def _known_wmi(vin: str, found: Sequence[Read]) -> str:
+    """Where the VIN's maker code is unknown and a character some read gave at one of its three
+    places, one field 3 cannot tell from the chosen one (1/A/J, 2/B/K/S, ...), makes it a known
+    one, the known one: field 3 agrees with both, the maker list decides."""
+    if vin[:3] in vins.KNOWN_WMI:
+        return vin
+    supported = _support(found)
+    if supported is None:
+        return vin
+    _, support = supported
+    options = []
+    for i in range(3):
+        for char in support[i]:
+            if char != vin[i] and vins.same_check_value(char, vin[i]):
+                candidate = vin[:i] + char + vin[i + 1 :]
+                if candidate[:3] in vins.KNOWN_WMI:
+                    options.append(candidate)
+    return options[0] if len(options) == 1 else vin
+
+
+def vin_decide(
+    first: list[Read],
+    more: Reader,
+    field3: str | None,
+    out: Decided,
+    *,
+    unsure_field3: bool = False,
+    field3_seen: frozenset[str] = frozenset(),
+) -> list[Read]:
+    """E from its reads: returns every read made (more are asked for only when needed)."""
+    found = list(first)
+    for stage in (1, 2, 3):
+        counts = Counter(v for v, _ in _vins(found) if vins.plausible(v)[0])
+        if field3 is not None:
+            # the check digit agrees and two whole reads say so: a misread place would have
+            # to change the sum by a multiple of 11 in both reads
+            settled = [(v, n) for v, n in counts.items() if n >= 2 and vins.kba_check_ok(v, field3)]
+            if len(settled) == 1:
+                out.take(
+                    "E", _known_wmi(settled[0][0], found), "field3", min(1.0, 0.9 + 0.02 * settled[0][1])
+                )
+                return found
+        if stage < 3:
+            found += more(stage)
+    if field3 is not None:
+        chosen = _field3_choice(found, field3)
+        if chosen is not None:
+            vin, changed = chosen
+            out.take("E", _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75)
+            return found
+        out.leave("E", "field3_disagrees" if counts else "unsure")
+        return found
+    best = counts.most_common(2)
+    if unsure_field3:
+        # field 3 is printed but its reads disagree: a VIN only where VIN_AGREEING_PARTIAL
+        # reads agree on it, no other is read twice, and its check digit is among the digits
+        # field 3's reads showed; otherwise the VIN could carry the misread the check is for
+        if (
+            best
+            and best[0][1] >= VIN_AGREEING_PARTIAL
+            and (len(best) == 1 or best[1][1] < 2)
+            and vins.kba_check_digit(best[0][0]) in field3_seen
+        ):
+            out.take("E", best[0][0], "field3_partial", 0.8)
+            return found
+        out.leave("E", "field3_unread")
+        return found
+    if best and best[0][1] >= VIN_AGREEING and (len(best) == 1 or best[1][1] < best[0][1]):
+        out.take("E", best[0][0], "agreement", min(0.95, 0.6 + 0.08 * best[0][1]))
+        return found
+    out.leave("E", "unsure" if counts else "unread")
+    return found
+
+
+def _field3_choice(found: Sequence[Read], field3: str) -> tuple[str, int] | None:
+    """The likeliest plausible VIN the reads support that agrees with field 3: per place the
+    characters the reads gave (first choices and their engines' alternatives, weighed by their
+    confidence), at most VIN_CHOICE_PLACES places away from the consensus, and clearly likelier
+    (CHOICE_MARGIN) than the next VIN that agrees too. Never a character no engine read.
+    Returns the VIN and how many places differ from the consensus."""
+    supported = _support(found)
+    if supported is None:
+        return None
+    base, support = supported
+    options: list[tuple[float, int, str]] = []
+    for i in range(vins.LENGTH):
+        best = support[i][base[i]]
+        options += [(math.log(best / w), i, c) for c, w in support[i].items() if c != base[i]]
+    options = sorted(options)[:CHOICE_OPTIONS]
+    scored: list[tuple[float, str, int]] = []
+    for size in range(VIN_CHOICE_PLACES + 1):
+        for combo in itertools.combinations(options, size):
+            if len({i for _, i, _ in combo}) != size:
+                continue
+            chars = list(base)
+            for _, i, char in combo:
+                chars[i] = char
+            candidate = "".join(chars)
+            if vins.plausible(candidate)[0] and vins.kba_check_ok(candidate, field3):
+                scored.append((sum(cost for cost, _, _ in combo), candidate, size))
+    if not scored:
+        return None
+    scored.sort()
+    if len(scored) > 1 and scored[1][0] - scored[0][0] < CHOICE_MARGIN:
+        return None
+    return scored[0][1], scored[0][2]
+
+
+# -------------------------------------------------------------------- codes and dates
+
+
+def agreed(
+    code: str,
+    first: list[Read],
+    more: Reader,
+    parse: Callable[[str], Any],
+    out: Decided,
+    *,
+    confirm: Callable[[Any], bool] | None = None,
+) -> Any:
+    """A value two reads agree on ("agreement"), or one the form confirms ("confirmed": code
+    10 by P.3); a majority of the further reads otherwise ("majority")."""
+    found = list(first)
+    values = [v for r in found if (v := parse(r.text)) is not None]
+    if values and confirm is not None and confirm(values[0]):
+        out.take(code, values[0], "confirmed", 0.9)
+        return values[0]
+    found += more(1)
+    values = [v for r in found if (v := parse(r.text)) is not None]
+    if len(values) == 2 == len(found) and values[0] == values[1]:
+        out.take(code, values[0], "agreement", 1.0)
+        return values[0]
+    found += more(2)
+    values = [v for r in found if (v := parse(r.text)) is not None]
+    if not values:
+        out.leave(code, "unread" if not any(r.text for r in found) else "invalid")
+        return None
+    counts = Counter(values).most_common(2)
+    value, count = counts[0]
+    runner_up = counts[1][1] if len(counts) > 1 else 0
+    if count >= 2 and count > runner_up:
+        rule = "agreement" if count >= len(found) - 1 else "majority"
+        out.take(code, value, rule, min(1.0, 0.5 + 0.5 * count / len(found)))
+        return value
+    out.leave(code, "unsure")
+    return None
+
+
+def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
+    """P.3 and D.1: the known name (KBA's fuel names, the makes) the reads are close to; two
+    reads that disagree on it leave it unread."""
+    found = list(first)
+    values = [v for r in found if (v := parse(r.text)) is not None]
+    if not values:
+        found += more(1) + more(2)
+        values = [v for r in found if (v := parse(r.text)) is not None]
+    if not values:
+        out.leave(code, "unread" if not any(r.text for r in found) else "unknown")
+        return None
+    if len(set(values)) > 1:
+        out.leave(code, "unsure")
+        return None
+    out.take(code, values[0], "known_name", 0.9)
+    return values[0]
+
+
+def text_field(code: str, first: list[Read], parse: Callable[[str], Any], out: Decided) -> Any:
+    """A free text (D.3, C1.1, C1.2): what a sure read says (every character at TEXT_SURE or
+    more); a less sure read is left for a person. Never the ground of another decision."""
+    values = [(v, r) for r in first if (v := parse(r.text)) is not None]
+    if not values:
+        out.leave(code, "unread" if not any(r.text for r in first) else "invalid")
+        return None
+    value, r = values[0]
+    if r.sureness < TEXT_SURE:
+        out.leave(code, "unsure")
+        return None
+    out.take(code, value, "sure_read", r.sureness)
+    return value
+
+
+def dates_in_order(out: Decided, today: datetime.date) -> None:
+    """B <= I <= today: where the two dates disagree, neither is stored as read."""
+    first, this = out.values.get("B"), out.values.get("I")
+    if first and this and first > this:
+        for code in ("B", "I"):
+            out.values.pop(code, None)
+            out.confidence.pop(code, None)
+            out.leave(code, "dates_out_of_order")

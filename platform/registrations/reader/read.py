@@ -1,0 +1,128 @@
+"""Read a located value: Tesseract in process (registrations.ocr) with the field's own
+alphabet, at more than one scale and language model when the first read is not enough, and
+RapidOCR (the optional second engine) as an independent opinion on the VIN and the codes.
+
+Each read keeps the engine's per-character alternatives: decide.py may choose among them,
+never a character no engine saw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from registrations import ocr
+
+from .thresholds import SCALES, SINGLE_REPEAT, SINGLE_SCALES
+from .validate import VIN_ALPHABET
+
+DIGITS = "0123456789"
+DATE_CHARS = DIGITS + "."
+# field code -> (whitelist, language model); empty whitelist: the language's whole alphabet
+FIELDS: dict[str, tuple[str, str]] = {
+    "E": (VIN_ALPHABET, "eng"),
+    "3": (DIGITS + "X", "eng"),
+    "B": (DATE_CHARS, "eng"),
+    "I": (DATE_CHARS, "eng"),
+    "J": ("MNLOe" + DIGITS, "eng"),
+    "10": (DIGITS, "eng"),
+    "2.1": (DIGITS, "eng"),
+    "P.3": ("", "deu"),
+    "D.1": ("", "deu"),
+    "D.3": ("", "deu"),
+    "A": ("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ-0123456789 ", "deu"),
+    "C1.1": ("", "deu"),
+    "C1.2": ("", "deu"),
+}
+# fields of one character: read from their crop repeated (single)
+SINGLE = frozenset({"3"})
+# fields an independent second engine reads as well (where it is installed)
+SECOND_ENGINE = frozenset({"E", "B", "10", "3", "J"})
+
+
+@dataclass(frozen=True)
+class Read:
+    text: str
+    choices: tuple[tuple[tuple[str, float], ...], ...]  # per character: (char, 0..1), best first
+    engine: str  # "tesseract-eng@1.5", "rapidocr", ...
+
+    @property
+    def sureness(self) -> float:
+        """The least sure character's confidence (0 for an empty read)."""
+        if not self.choices:
+            return 0.0
+        return float(min(alternatives[0][1] for alternatives in self.choices))
+
+
+def _scaled(image: np.ndarray, factor: float) -> np.ndarray:
+    if factor == 1.0:
+        return image
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
+
+
+def tesseract(code: str, image: np.ndarray, scale: float, lang: str | None = None) -> Read:
+    whitelist, default_lang = FIELDS[code]
+    lang = lang or default_lang
+    line = ocr.read_line(_scaled(image, scale), whitelist=whitelist, lang=lang)
+    return Read(line.text.strip(), line.choices, f"tesseract-{lang}@{scale}")
+
+
+def second(image: np.ndarray) -> Read | None:
+    line = ocr.read_line_second(image)
+    if line is None:
+        return None
+    return Read(line.text.strip(), line.choices, "rapidocr")
+
+
+def _repeated(image: np.ndarray, times: int = SINGLE_REPEAT) -> np.ndarray:
+    """A single character's crop trimmed to its ink and set side by side `times` times: Tesseract's
+    line model reads a lone character poorly (it often answers nothing, or a 1 for a 7) and a
+    short line of them well."""
+    ys, xs = np.nonzero(image < 160)
+    if xs.size:
+        image = image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    image = cv2.copyMakeBorder(image, 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255)
+    gap = np.full((image.shape[0], 8), 255, np.uint8)
+    return np.hstack([part for _ in range(times) for part in (image, gap)][:-1])
+
+
+def single(code: str, image: np.ndarray, scale: float) -> Read:
+    """A one-character field (field 3) read from its crop repeated: the character most of the
+    repeats show (none where they are split evenly)."""
+    whitelist, lang = FIELDS[code]
+    line = ocr.read_line(_scaled(_repeated(image), scale), whitelist=whitelist, lang=lang)
+    shown = Counter(c for c in line.text.upper() if not c.isspace())
+    ranked = shown.most_common(2)
+    if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return Read("", (), f"tesseract-{lang}@{scale}x{SINGLE_REPEAT}")
+    char = ranked[0][0]
+    sure = max((alts[0][1] for alts in line.choices if alts and alts[0][0].upper() == char), default=0.0)
+    return Read(char, (((char, sure),),), f"tesseract-{lang}@{scale}x{SINGLE_REPEAT}")
+
+
+def first_read(code: str, image: np.ndarray) -> list[Read]:
+    """The cheapest read: one Tesseract run at the scale it reads the printer's font best (a
+    one-character field: its repeated crop at two scales)."""
+    if code in SINGLE:
+        return [single(code, image, scale) for scale in SINGLE_SCALES]
+    return [tesseract(code, image, SCALES[0])]
+
+
+def more_reads(code: str, image: np.ndarray, stage: int) -> list[Read]:
+    """Independent opinions for a field the reads so far did not settle, cheapest first:
+    stage 1 the other scale; stage 2 the other language model (its own training data) and the
+    second engine."""
+    if stage == 1:
+        if code in SINGLE:
+            return [tesseract(code, image, SINGLE_SCALES[0])]
+        return [tesseract(code, image, scale) for scale in SCALES[1:]]
+    other = "deu" if FIELDS[code][1] == "eng" else "eng"
+    reads = [tesseract(code, image, SCALES[0], other)]
+    if code in SECOND_ENGINE:
+        found = second(image)
+        if found is not None:
+            reads.append(found)
+    return reads

@@ -1,0 +1,79 @@
+"""Every number the reader decides by, in one table, each with its reason.
+
+A rule or threshold stays here only if it helps a family of documents the reader was not tuned
+on (the held-out family of the bench, tests/bench/test_reader_real.py); none is fitted to a
+single document.
+"""
+
+from __future__ import annotations
+
+# -- find (find.py) ----------------------------------------------------------------------
+# The ruling of the two data panels matched against the form's drawing (0..1, normalised
+# correlation of line maps). The real form on pale paper scores 0.45-0.6, phone photos 0.3-0.5;
+# a page without ruled panels (invoice, COC, web page) below 0.2.
+GRID_SURE = 0.4  # the ruling alone says ZB I (with no veto)
+# the ruling agrees: a ZB I unless a veto says otherwise (its fields may all go to review); the
+# wrong documents of the bench (Teil II, COC, the form's back, cards) stay below 0.21, poor
+# photos of the form reach 0.27-0.36 (web pages showing the form reach 0.6: vetoed by their text)
+GRID_WEAK = 0.25
+GRID_NONE = 0.12  # below: no ruled panel here at all, nothing to locate
+
+# -- recognise (recognise.py) ---------------------------------------------------------------
+MIN_MARKS = 20  # fewer character-sized marks: a blank, dark or empty photo (IMGC003)
+MIN_WORDS_READABLE = 12  # a page with fewer words than this is too little to tell (IMGC003)
+HEADER_HITS = 2  # header words ("Zulassungsbescheinigung", "Fahrzeugschein", ...) that count as evidence
+LABEL_HITS = 4  # field codes read in the middle panel's label column, in their order
+# Printed values too faint or blurred for a person to read: the values' ink against the paper
+# (0..1). A photo of the form out of focus measures 0.2-0.3, a readable one 0.45 and up.
+LEGIBLE = 0.3
+BLURRED = 15.0  # page sharpness (recognise.sharpness) below which no person reads the values either
+
+# -- locate (locate.py) --------------------------------------------------------------------
+CHAR_HEIGHT_MM = 2.4  # the printer's capitals (specimen: 2.3-2.5 mm)
+SEARCH_ABOVE_MM = 1.2  # a value is looked for this far above its row (printer offset) ...
+SEARCH_BELOW_MM = 1.6  # ... and below it: the printer often sits on the row's lower line
+INK = 0.3  # a pixel is ink from this share of darkness (after the green pre-print is removed)
+# A ruled line's pixel is the line alone unless the ink there runs on across it further than
+# the line is thick (its bare length's median run) by more than LINE_THICKER px, or is darker
+# than the line's own ink by LINE_DARKER: a character printed on the line (the printer often
+# puts its base on the row's lower ruling) keeps its base stroke instead of losing it with the line.
+# LINE_DARKER at 0.2 kept stretches of a scanned line whose own darkness varies (an M1 with a
+# line's piece after it, J unsure); 0.35 measured J 31 -> 32 and code 10 36 -> 37 of 48 (dev)
+LINE_THICKER = 1
+LINE_DARKER = 0.35
+
+# -- read (read.py) ------------------------------------------------------------------------
+SCALES = (1.5, 1.0)  # Tesseract reads the printer's condensed font best at 1.5x of 10 px/mm
+# field 3, one character: Tesseract reads it from its crop set side by side SINGLE_REPEAT times
+# (a lone character it often reads as nothing, or a 7 as a 1), at these scales; then the crop
+# alone at the first. Dev (pdf and phone photos, seeds 500-519, 40 documents; the held-out
+# family not looked at): field 3 decided right 29 -> 34, wrong 2 -> 1
+SINGLE_REPEAT = 3
+SINGLE_SCALES = (2.0, 1.5)
+OCR_TIMEOUT = 30  # seconds for a page's text (recognise's vetoes); a field takes milliseconds
+
+# -- decide (decide.py) --------------------------------------------------------------------
+# A VIN is stored only on one of these grounds (decided_by):
+#  "field3":     the read VIN agrees with the printed check digit (field 3): a misread place
+#                changes the digit, so agreement by chance is 1 in 11 and the reads must agree too
+#  "field3_choice": among the engines' own alternatives at the places they disagree, exactly
+#                one VIN agrees with field 3 (never a character no engine read)
+#  "agreement":  field 3 unread (an empty box, a glare): at least VIN_AGREEING independent
+#                reads give the same plausible VIN and more reads give it than any other
+VIN_AGREEING = 2
+#  "field3_partial": field 3 printed but its reads disagree (a single character is Tesseract's
+#                weak spot): this many reads agree on the VIN and its check digit is one of the
+#                digits field 3's reads showed
+VIN_AGREEING_PARTIAL = 3
+VIN_CHOICE_PLACES = 3  # field3_choice changes the consensus at this many places at most
+CHOICE_OPTIONS = 12  # ... among the likeliest other characters the reads give (by their support)
+# the chosen VIN must be this much likelier (log of the support ratio: e^1.4 = 4x) than the next
+# that agrees with field 3 too: a second candidate nearly as likely makes the choice a guess
+CHOICE_MARGIN = 1.4
+ALTERNATIVE_MIN = 0.05  # an engine's alternative counts from this confidence
+RAPID_WEIGHT = 0.9  # RapidOCR gives no per-character confidence: its read counts as a sure one
+DATE_AGREEING = 2  # a date needs two reads that agree (or one that B <= I <= today closes)
+CODE_AGREEING = 2  # code 10 and J likewise
+# a free text (D.3, the holder's names) is stored when every character of its read is this sure
+# (Tesseract's own confidence); a photo's misread names measured 0.3-0.8 at their worst place
+TEXT_SURE = 0.9

@@ -1,0 +1,201 @@
+"""The rules a value must keep to be stored: each field's alphabet and form, and what the
+fields say of each other (the VIN and its field 3, B <= I <= today, code 10 against P.3)."""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import re
+import unicodedata
+
+from registrations import vin as vins
+
+ELECTRIC = "0004"
+EARLIEST = datetime.date(1950, 1, 1)
+VIN_ALPHABET = vins.ALPHABET
+# what an engine prints for a VIN place that cannot be that character (no I, O, Q in a VIN)
+VIN_MEND = str.maketrans({"O": "0", "Q": "0", "I": "1", "Θ": "0", "Ø": "0"})
+# a zero printed dotted or slashed, as some printers and fonts do, read as a Greek theta or an Ø
+ZERO_LOOKALIKES = str.maketrans({"θ": "0", "Θ": "0", "ø": "0", "Ø": "0", "O": "0", "o": "0"})
+DATE = re.compile(r"(\d{1,2})\s?[.,]\s?(\d{1,2})\s?[.,]\s?(\d{4})")
+VEHICLE_CLASS = re.compile(r"(M[123]G?|N[123]G?|O[1-4]|L[1-7]E)")
+ENERGY_CODE = re.compile(r"(00\d\d)(?!\d)")
+# the KBA's energy codes (Kraftstoffart / Energiequelle): 0001 Benzin ... 0004 Elektro ...
+KNOWN_CODES = {f"{n:04d}" for n in range(0, 41)}
+PLATE = re.compile(r"^[A-ZÄÖÜ]{1,3}-?\s?[A-Z]{1,2}\s?\d{1,4}[EH]?$")
+FUELS = {
+    "ELEKTRO": "0004",
+    "BENZIN": "0001",
+    "DIESEL": "0002",
+    "HYBR": None,  # "Hybr. Benzin/E": plug-in hybrids, not eligible
+    "WASSERSTOFF": None,
+    "GAS": None,
+}
+WORDS = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß.\- ]*[A-Za-zÄÖÜäöüß.]|[A-Za-zÄÖÜäöüß]")
+
+
+def normalise(text: str) -> str:
+    """Lower case, umlauts folded, only letters kept (no digit mending: 'Teil II' must stay)."""
+    folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z]", "", folded)
+
+
+def vin_text(text: str) -> str:
+    """An engine's read of field E as VIN characters (spaces and marks dropped)."""
+    return re.sub(r"[^A-Z0-9]", "", text.translate(ZERO_LOOKALIKES).upper().translate(VIN_MEND))
+
+
+def vin_valid(vin: str) -> tuple[bool, bool]:
+    """(plausible, ISO check digit confirmed); the corrections form uses it too."""
+    return vins.plausible(vin)
+
+
+def check_digit(text: str) -> str | None:
+    """Field 3: one digit or X."""
+    found = re.sub(r"[^0-9X]", "", text.translate(ZERO_LOOKALIKES).upper().replace("K", "X"))
+    return found if len(found) == 1 else None
+
+
+def check_digits_seen(text: str) -> set[str]:
+    """Every digit (or X) a read of field 3 shows, also within a longer misread ("51")."""
+    return set(re.sub(r"[^0-9X]", "", text.translate(ZERO_LOOKALIKES).upper().replace("K", "X")))
+
+
+def date(text: str, today: datetime.date) -> datetime.date | None:
+    match = DATE.search(text)
+    if not match:
+        return None
+    day, month, year = (int(g) for g in match.groups())
+    try:
+        value = datetime.date(year, month, day)
+    except ValueError:
+        return None
+    return value if EARLIEST <= value <= today else None
+
+
+# Older documents print J as the KBA's national class code: 01 is the passenger car (Pkw, M1)
+NATIONAL_CLASSES = {"01": "M1"}
+
+
+# after M, N or O the class is a digit: what an engine reads there instead is its look-alike
+CLASS_DIGIT = str.maketrans({"L": "1", "I": "1", "|": "1", "Z": "2", "B": "3"})
+
+
+def vehicle_class(text: str) -> str | None:
+    flat = re.sub(r"[^A-Z0-9|]", "", text.upper())
+    if flat in NATIONAL_CLASSES:
+        return NATIONAL_CLASSES[flat]
+    if len(flat) == 2 and flat[0] in "MNO":
+        flat = flat[0] + flat[1].translate(CLASS_DIGIT)
+    match = VEHICLE_CLASS.fullmatch(flat)
+    if not match:
+        return None
+    value = match.group(1)
+    return value[:-1] + "e" if value.startswith("L") else value
+
+
+def energy_code(text: str) -> str | None:
+    """Code 10: four digits, a known code. Every KBA energy code starts with two zeros (0001
+    Benzin ... 0040): a read of four digits whose first two are not zeros misread them (a
+    dotted or slashed zero read as 8, 9, 6 or 3), so they count as the zeros they must be; the
+    two digits that tell the code apart are taken only as read."""
+    digits = re.sub(r"[^0-9]", "", text.upper().translate(ZERO_LOOKALIKES))
+    if len(digits) != 4:
+        return None
+    code = "00" + digits[2:]
+    return code if code in KNOWN_CODES else None
+
+
+FUEL_NAMES = (
+    "Elektro",
+    "Benzin",
+    "Diesel",
+    "Hybr. Benzin/E",
+    "Hybr. Diesel/E",
+    "Wasserstoff",
+    "Erdgas",
+    "Flüssiggas",
+)
+# the makes the KBA lists most (D.1 is printed as the KBA writes the make)
+MAKES = (
+    "AUDI", "BMW", "BMW I", "BYD", "CITROEN", "CUPRA", "DACIA", "DS", "FIAT", "FORD", "HONDA", "HYUNDAI",
+    "JAGUAR", "JEEP", "KIA", "LAND ROVER", "LEXUS", "MAZDA", "MERCEDES-BENZ", "MG ROEWE", "MINI",
+    "MITSUBISHI", "NIO", "NISSAN", "OPEL", "PEUGEOT", "POLESTAR", "PORSCHE", "RENAULT", "SEAT", "SKODA",
+    "SMART", "SUBARU", "SUZUKI", "TESLA", "TOYOTA", "VOLKSWAGEN", "VOLVO", "VW", "XPENG", "ZEEKR",
+    "FCA ITALY", "GENESIS", "LYNK & CO", "ORA", "AIWAYS", "MAXUS", "STREETSCOOTER",
+)  # fmt: skip
+CLOSE = 0.75  # a read this close (difflib ratio) to one known name is that name
+
+
+def _known(text: str, names: tuple[str, ...]) -> str | None:
+    flat = " ".join(text.upper().replace("ı", "I").split())
+    best = difflib.get_close_matches(flat, [n.upper() for n in names], n=2, cutoff=CLOSE)
+    if not best:
+        return None
+    if (
+        len(best) > 1
+        and difflib.SequenceMatcher(None, flat, best[1]).ratio()
+        >= difflib.SequenceMatcher(None, flat, best[0]).ratio()
+    ):
+        return None
+    return next(n for n in names if n.upper() == best[0])
+
+
+def fuel(text: str) -> str | None:
+    """P.3 as the name it is closest to among the KBA's fuel names (a fuel no list names: None)."""
+    words = " ".join(WORDS.findall(text)).strip(" .-")
+    return _known(words, FUEL_NAMES) if len(words) >= 3 else None
+
+
+def make(text: str) -> str | None:
+    """D.1 as a known make it is close to; another make as read (name's rules)."""
+    words = " ".join(WORDS.findall(text.replace("ı", "i"))).strip(" .-")
+    return _known(words, MAKES) if len(words) >= 2 else None
+
+
+def fuel_code(value: str) -> str | None:
+    """The energy code P.3's text names (None where it names none we know)."""
+    flat = normalise(value).upper()
+    for word, code in FUELS.items():
+        if flat.startswith(normalise(word).upper()):
+            return code
+    return None
+
+
+def name(text: str) -> str | None:
+    """A holder's name or a make: letters, with the marks names have."""
+    text = text.replace("ı", "i")
+    words = " ".join(WORDS.findall(text)).strip(" .-")
+    return words[:60] if len(words) >= 2 else None
+
+
+MODEL_TEXT = re.compile(r"[A-Za-zÄÖÜäöüß0-9][A-Za-zÄÖÜäöüß0-9 .+\-/]*")
+
+
+def model(text: str) -> str | None:
+    """D.3, the commercial name: letters and digits ("Fiat 500", "ID.3", "Model 3")."""
+    found = MODEL_TEXT.search(text.strip(" ‚'`|_,"))
+    value = " ".join(found.group(0).split()).strip(" .-") if found else ""
+    return value[:60] if len(value) >= 2 else None
+
+
+# On a plate, the letters after the district are letters: an engine's digit there is its look-alike
+PLATE_LETTER = str.maketrans({"0": "O", "1": "I", "2": "Z", "5": "S", "8": "B", "6": "G"})
+PLATE_PARTS = re.compile(r"^([A-ZÄÖÜ]{1,3})[\s\-]+([A-Z0-9]{1,2})[\s\-]*(\d{1,4})([EH]?)$")
+
+
+def plate(text: str) -> str | None:
+    """Field A as "XX-Z 123": the district, a hyphen, the letters, the number."""
+    found = PLATE_PARTS.match(" ".join(text.upper().replace("—", "-").split()).strip(" -"))
+    if not found:
+        return None
+    district, letters, number, suffix = found.groups()
+    letters = letters.translate(PLATE_LETTER)
+    if not letters.isalpha():
+        return None
+    return f"{district}-{letters} {number}{suffix}"
+
+
+def maker_key(text: str) -> str | None:
+    digits = re.sub(r"[^0-9]", "", text.upper().replace("O", "0"))
+    return digits if len(digits) == 4 else None
