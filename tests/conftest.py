@@ -3,6 +3,7 @@ partners provisioned once per session, exactly as `make run` does."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -27,23 +28,98 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    from django.test.utils import setup_databases, teardown_databases
-
-    own = None
+def django_db_setup(django_db_modify_db_settings: None, django_db_blocker: Any) -> Iterator[None]:
+    """Each pytest process (each xdist worker, each round of `make test`) gets a database of its
+    own, copied from a template database built once: migrations, the template schema and the
+    demo partners (about 15-40 s) once per change of the code, then CREATE DATABASE ... TEMPLATE
+    (a second or two) per worker and round."""
     with django_db_blocker.unblock():
-        if not connection.settings_dict["NAME"].startswith("test_"):
-            # pytest-django creates the test database only when a collected test is marked
-            # for it; e2e and bench tests reach it through a server process, unmarked.
-            own = setup_databases(verbosity=0, interactive=False, aliases={"default": {}})
-        assert connection.settings_dict["NAME"].startswith("test_"), "tests must never touch a real database"
+        name = _test_database_from_template()
+    yield
+    with django_db_blocker.unblock():
+        connection.close()
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+# What a test database is built from: the migrations, the seed and everything they import. A
+# change to any of them (or a new year: the test calendar is the running year's) builds a new
+# template; the old ones go when no run uses them.
+TEMPLATE_SOURCES = ("platform", "tenants", "themes")
+TEMPLATE_SUFFIXES = {".py", ".json", ".html", ".txt", ".css", ".svg"}
+
+
+def _template_key() -> str:
+    import hashlib
+
+    from django.utils import timezone
+
+    digest = hashlib.sha256(str(timezone.localdate().year).encode())
+    for folder in TEMPLATE_SOURCES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix in TEMPLATE_SUFFIXES and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _test_database_from_template() -> str:
+    import re
+
+    creation = connection.creation
+    name = creation._get_test_db_name()
+    assert name.startswith("test_"), "tests must never touch a real database"
+    base = re.sub(r"_gw\d+$", "", name)
+    template = f"{base}_tpl_{_template_key()}"[:63]
+    with creation._nodb_cursor() as cursor:
+        # One process builds, the others (the second xdist worker) wait for it.
+        cursor.execute("SELECT pg_advisory_lock(hashtext(%s))", [template])
+        try:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            if cursor.fetchone() is None:
+                _template_build(template)
+                _templates_stale_drop(cursor, base, template)
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            cursor.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+        finally:
+            cursor.execute("SELECT pg_advisory_unlock(hashtext(%s))", [template])
+    from django.conf import settings
+
+    settings.DATABASES["default"]["NAME"] = name
+    connection.settings_dict["NAME"] = name
+    connection.close()
+    return name
+
+
+def _template_build(template: str) -> None:
+    """The database as `make run` leaves it (migrated, template schema, demo partners), under
+    a building name, renamed to the template's once complete: a run stopped halfway leaves no
+    template that looks finished."""
+    building = f"{template[:50]}_{os.getpid()}"
+    own = connection.settings_dict["TEST"]["NAME"]
+    connection.settings_dict["TEST"]["NAME"] = building
+    try:
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
         template_schema_migrate()
         call_command("seed_demo", verbosity=0)
         _calendar_open_all_year()
-    yield
-    if own is not None:
-        with django_db_blocker.unblock():
-            teardown_databases(own, verbosity=0)
+        connection.close()
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute(f'ALTER DATABASE "{building}" RENAME TO "{template}"')
+    finally:
+        connection.settings_dict["TEST"]["NAME"] = own
+        connection.close()
+
+
+def _templates_stale_drop(cursor: Any, base: str, keep: str) -> None:
+    """Templates of older code: dropped unless a run is copying one right now."""
+    cursor.execute(
+        "SELECT datname FROM pg_database WHERE datname LIKE %s AND datname <> %s", [f"{base}_tpl_%", keep]
+    )
+    for (stale,) in cursor.fetchall():
+        # in use by another run (a copy being made): left for the next build
+        with contextlib.suppress(Exception):
+            cursor.execute(f'DROP DATABASE IF EXISTS "{stale}"')
 
 
 def _calendar_open_all_year() -> None:

@@ -224,7 +224,7 @@ def test_the_story_renders_cleanly(
         page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
         state = page.evaluate("() => window.__story")
         assert state == "rendered", state
-        page.wait_for_timeout(300)  # transitions settle before the picture
+        page.evaluate(QUIET)  # what the first render started (a fetch, a measure) has settled
         # MUI X's grid measures before it renders its rows: a grid caught between the two has
         # no row yet (axe: aria-required-children). Wait for the rows it will show.
         # A story that fetches again after its first rows (a filter restored from storage) puts a
@@ -246,7 +246,7 @@ def test_the_story_renders_cleanly(
         # queries follow) rather than loaded again per width, which would double the run.
         for width in _layout_widths(story):
             page.set_viewport_size(LAYOUT_WIDTHS[width])
-            page.wait_for_timeout(300)
+            page.evaluate(QUIET)
             page.evaluate(FINISH_TRANSITIONS)  # a label moving to its new place is not an overlap
             layout_check(page, f"{story['id']} at {width} px")
             if width == "1440":
@@ -261,6 +261,31 @@ def test_the_story_renders_cleanly(
         story_pages.leave(page)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
+
+
+# A story has settled when its page has not changed for 150 ms (no node, attribute or text
+# changed: media queries answered, grids and charts measured their new width, a fetch's answer
+# shown) after two frames; at most 2 s. It stood for a fixed 300 ms wait after
+# each load and resize (about a third of a story's time) and waits longer where a page is still
+# moving.
+QUIET = """async () => {
+  // Counted in ticks, not read from the clock: the story's clock stands still (STORY_TIME).
+  let quiet = 0;
+  const watch = new MutationObserver(() => { quiet = 0; });
+  watch.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  try {
+    await frame();
+    await frame();
+    for (let tick = 0; tick < 40 && quiet < 3; tick++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      quiet += 1;
+    }
+    await frame();
+  } finally {
+    watch.disconnect();
+  }
+}"""
 
 
 GRIDS_SCROLL_SIDEWAYS = """() => [...document.querySelectorAll('.MuiDataGrid-root')]
@@ -420,10 +445,10 @@ def test_the_story_looks_like_its_baseline_in_another_kind(
         # a lazy screen may still be arriving (its spinner): every key screen has its title.
         # Inside the story's root: Storybook's own page has an h1 (its error display) always.
         page.wait_for_function(SCREEN_ARRIVED, timeout=30_000)
-        page.wait_for_timeout(300)
+        page.evaluate(QUIET)
         looks.append(compare_look(page, f"{kind}--{story_id}--phone"))
         page.set_viewport_size(LAYOUT_WIDTHS["1440"])
-        page.wait_for_timeout(300)
+        page.evaluate(QUIET)
         looks.append(compare_look(page, f"{kind}--{story_id}--desktop"))
     finally:
         story_pages.leave(page)

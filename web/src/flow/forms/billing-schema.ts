@@ -18,15 +18,6 @@ export type BillingOptions = {
   storedIban?: string | null;
 };
 
-export const GENDERS: Record<number, { value: string; label: string }[]> = {
-  1: [
-    { value: "woman", label: "Frau" },
-    { value: "man", label: "Herr" },
-  ],
-};
-GENDERS[2] = [...GENDERS[1]!, { value: "diverse", label: "Divers" }];
-GENDERS[3] = [...GENDERS[2]!, { value: "not_specified", label: "Keine Angabe" }];
-
 export const TEXT_FIELDS = [
   "first_name",
   "last_name",

@@ -33,11 +33,11 @@ import {
   billingSchema,
   clientPayload,
   EMPTY_BILLING,
-  GENDERS,
   paymentFields,
 } from "@/flow/forms/billing-schema";
 import type { Checklist } from "@/flow/state/flow-state";
 import { browser } from "@/shared/lib/browser";
+import { offeredGenders } from "@/shared/lib/genders";
 import { ApiError } from "@/shared/lib/http";
 import { useFlowNavigate, withQuery } from "@/shared/lib/navigation";
 import { storeGet, storeSet } from "@/shared/lib/session-store";
@@ -198,7 +198,7 @@ export function Billing() {
           <Section title={partner.pages.payment.client_detail_label || t("billing.personal")}>
             {options.showGender && (
               <Text control={control} name="gender" label={t("billing.gender")} select>
-                {(GENDERS[options.genderOption] ?? GENDERS[1]!).map((gender) => (
+                {offeredGenders(options.genderOption).map((gender) => (
                   <MenuItem key={gender.value} value={gender.value}>
                     {gender.label}
                   </MenuItem>
@@ -415,7 +415,7 @@ function Summary({ values, options, partner, children }: { values: BillingValues
   const t = useTexts();
   const payment = paymentFields(options.paymentOption, values.payment_method);
   const business = options.privateBusiness && values.vehicle_owner_type === "business";
-  const gender = (GENDERS[options.genderOption] ?? GENDERS[1]!).find((item) => item.value === values.gender)?.label;
+  const gender = offeredGenders(options.genderOption).find((item) => item.value === values.gender)?.label;
   const rows: [string, string][] = [
     ...(options.showGender ? [[t("billing.gender"), gender ?? ""] as [string, string]] : []),
     [t("billing.firstName"), values.first_name],

@@ -13,20 +13,13 @@ import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 
 import { usePartner } from "@/app/partner-context";
+import { offeredGenders } from "@/shared/lib/genders";
 
 import { type BulkItem, type OwnerPayload, useBulkItemOwner } from "../api/bulk-uploads";
 import { errorText, fieldErrors, messageText } from "../api/client";
 import { EMPTY_OWNER, type OwnerForm, ownerFormSchema, ownerPayload } from "../forms/money-schemas";
 
 type Field = { name: Path<OwnerForm>; label: string; width?: number; type?: string; select?: [string, string][] };
-
-/** The forms of address the partner offers by its gender_option, as the server checks them
- * (billing.validation.GENDERS): nothing else is offered, none at all when it asks for none. */
-const OFFERED_GENDERS: Record<number, readonly string[]> = {
-  1: ["woman", "man"],
-  2: ["woman", "man", "diverse"],
-  3: ["woman", "man", "diverse", "not_specified"],
-};
 
 /**
  * The owner of one scan of an upload without CSV: the CSV row's fields, checked here by the
@@ -44,7 +37,8 @@ export function BulkOwnerDialog({
 }) {
   const { t } = useTranslation();
   const partner = usePartner();
-  const genders = partner.show_gender_option ? (OFFERED_GENDERS[partner.gender_option] ?? OFFERED_GENDERS[1]!) : [];
+  // only the forms of address the partner offers (the server refuses any other), none when it asks for none
+  const genders = partner.show_gender_option ? offeredGenders(partner.gender_option).map((gender) => gender.value) : [];
   const save = useBulkItemOwner(uploadId);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<OwnerForm, unknown, z.output<typeof ownerFormSchema>>({
