@@ -38,7 +38,7 @@ def django_db_setup(django_db_modify_db_settings: None, django_db_blocker: Any) 
     yield
     with django_db_blocker.unblock():
         connection.close()
-        with connection.creation._nodb_cursor() as cursor:
+        with _creation()._nodb_cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
 
 
@@ -47,6 +47,12 @@ def django_db_setup(django_db_modify_db_settings: None, django_db_blocker: Any) 
 # template; the old ones go when no run uses them.
 TEMPLATE_SOURCES = ("platform", "tenants", "themes")
 TEMPLATE_SUFFIXES = {".py", ".json", ".html", ".txt", ".css", ".svg"}
+
+
+def _creation() -> Any:
+    """Django's test database creation, whose helpers (the name, a cursor outside any database)
+    django-stubs does not declare."""
+    return connection.creation
 
 
 def _template_key() -> str:
@@ -66,7 +72,7 @@ def _template_key() -> str:
 def _test_database_from_template() -> str:
     import re
 
-    creation = connection.creation
+    creation = _creation()
     name = creation._get_test_db_name()
     assert name.startswith("test_"), "tests must never touch a real database"
     base = re.sub(r"_gw\d+$", "", name)
@@ -104,7 +110,7 @@ def _template_build(template: str) -> None:
         call_command("seed_demo", verbosity=0)
         _calendar_open_all_year()
         connection.close()
-        with connection.creation._nodb_cursor() as cursor:
+        with _creation()._nodb_cursor() as cursor:
             cursor.execute(f'ALTER DATABASE "{building}" RENAME TO "{template}"')
     finally:
         connection.settings_dict["TEST"]["NAME"] = own

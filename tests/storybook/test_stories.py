@@ -1,8 +1,8 @@
 """Every story of the built Storybook in Chromium: it renders (play functions included)
 without a console error, has no serious or critical axe violation, lays out at 320, 390 and
-1440 px, and looks as its pictures in tests/storybook/baselines/ at phone and desktop (the
-pictures taken land under var/storybook-shots/, not committed). `make test` builds Storybook
-first."""
+1440 px, and looks as its pictures in tests/storybook/baselines/ at phone and desktop (a
+picture that differs lands under var/storybook-diffs/; STORYBOOK_SHOTS=1 keeps every picture
+taken under var/storybook-shots/, not committed). `make test` builds Storybook first."""
 
 from __future__ import annotations
 
@@ -51,6 +51,8 @@ from tests.e2e.flow_helpers import (
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "storybook-static"
 SHOTS = ROOT / "var" / "storybook-shots"
+# Every picture taken, kept to look at (a PNG written per picture: some 0.1 s each, 470 a run).
+KEEP_SHOTS = os.environ.get("STORYBOOK_SHOTS") == "1"
 
 # Storybook's channel tells when a story (and its play function) is done, or how it failed.
 WATCH = """
@@ -397,8 +399,9 @@ def compare_look(page: Page, name: str) -> str:
     page.evaluate(FINISH_TRANSITIONS)
     shot = page.screenshot(animations="disabled", caret="hide", mask=[page.locator(VARYING)])
     picture = Image.open(io.BytesIO(shot)).convert("RGB")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    picture.save(SHOTS / f"{name}.png")
+    if KEEP_SHOTS:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        picture.save(SHOTS / f"{name}.png")
     baseline = BASELINES / f"{name}.png"
     share, mask = changed_share(picture, baseline) if baseline.exists() else (1.0, None)
     if share <= CHANGED_SHARE:
