@@ -173,8 +173,7 @@ test-web: node-deps
 PYTEST_WORKERS ?= 2
 test-py: python-deps
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/e2e --durations=15 --junitxml=var/test-report/round1.xml
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e -m 'not alone' --junitxml=var/test-report/e2e.xml
-	$(PY) -m pytest tests/e2e -m alone --junitxml=var/test-report/e2e-alone.xml
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile tests/e2e --junitxml=var/test-report/e2e.xml
 
 ## make bench: the measured figures (ratios against a baseline of the same run)
 bench: install build-web

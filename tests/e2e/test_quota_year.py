@@ -6,9 +6,10 @@ cut-off is moved instead: the test database's calendar row of the running year g
 its cut-off, and a server of this test's own reads it (a running server keeps its calendar for up
 to 30 seconds). The row is put back afterwards.
 
-Every other server of the suite reads the same row, so this test runs alone (mark `alone`: make
-test runs it after the parallel round). Run beside the others it closed the running year under
-them: CI's portal test registered for the next year and saw that year's premium."""
+Each pytest worker has a test database and a live server of its own (tests/conftest.py), and a
+worker runs one test at a time: the moved row is seen by this test's server only, and put back
+before the worker's next test. (It ran alone after the parallel round for a while, suspected of
+closing the year under the portal test; that test's premium was its van's, not the next year's.)"""
 
 from __future__ import annotations
 
@@ -42,8 +43,6 @@ QuotaYear.objects.filter(year=YEAR).update(
 )
 """
 
-
-pytestmark = pytest.mark.alone
 
 
 @pytest.fixture
