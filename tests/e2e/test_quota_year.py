@@ -44,7 +44,6 @@ QuotaYear.objects.filter(year=YEAR).update(
 """
 
 
-
 @pytest.fixture
 def after_cut_off(live_server_port: int) -> Iterator[tuple[int, dict[str, object]]]:
     moved = json.loads(django(CUT_OFF_YESTERDAY).strip().splitlines()[-1])
