@@ -31,7 +31,6 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
-    Request,
     Response,
     ViewportSize,
     sync_playwright,
@@ -58,13 +57,6 @@ KEEP_SHOTS = os.environ.get("STORYBOOK_SHOTS") == "1"
 # Storybook's channel tells when a story (and its play function) is done, or how it failed.
 WATCH = """
 window.__story = 'pending';
-// A keyboard or pointer event (a play function's) leaves state in the page that a story switched
-// to would inherit (the app's input modality, Chromium's focus-visible heuristics): such a page
-// is not reused (StoryPages.done).
-window.__touched = false;
-for (const type of ['keydown', 'pointerdown', 'mousedown', 'touchstart']) {
-  document.addEventListener(type, () => { window.__touched = true; }, true);
-}
 (function attach() {
   const channel = window.__STORYBOOK_ADDONS_CHANNEL__;
   if (!channel) return setTimeout(attach, 10);
@@ -164,73 +156,21 @@ def chromium() -> Iterator[Browser]:
 
 
 class StoryPages:
-    """One browser context per viewport, kept for the whole file, and in it one page that shows
-    story after story: the first is loaded at its address, each next one is switched to as
-    Storybook's own test runner does (its channel's setCurrentStory), so Storybook's scripts,
-    axe and MSW's worker are loaded and compiled once, not once per story (a third of a story's
-    time went to loading them again). Storybook unmounts the story before it renders the next
-    (its renderer's forceRemount): React state, the query client and the i18n instance are new
-    per story (web/src/app/app.tsx), and what a story could leave in the page is undone between
-    stories: cookies, local and session storage, the scroll position, the transitions switched
-    off for the pictures, the viewport. A story that fails, leaves a request open or was typed in
-    or clicked (its play function) closes its page; the next starts in a fresh one. Every page starts at the fixed clock and its context's viewport."""
+    """A new page per story in one browser context per viewport, kept for the whole file: the
+    context's HTTP and code caches keep Storybook's scripts (some 2 MB, loaded and compiled
+    again for every story in a context of its own) and MSW's service worker stays installed.
+    What a story could leave for the next (cookies, local and session storage) is cleared when
+    its page closes; every page still starts at the fixed clock and its context's viewport."""
 
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
         self.contexts: dict[tuple[int, int], BrowserContext] = {}
-        self.shown: dict[tuple[int, int], Page] = {}
-        self.pending: dict[Page, set[Request]] = {}
 
-    def _context(self, viewport: ViewportSize) -> BrowserContext:
+    def open(self, viewport: ViewportSize) -> Page:
         key = (viewport["width"], viewport["height"])
         if key not in self.contexts:
             self.contexts[key] = _context(self.browser, viewport)
-        return self.contexts[key]
-
-    def open(self, viewport: ViewportSize) -> Page:
-        """A page of its own (a story shown with other globals)."""
-        return self._context(viewport).new_page()
-
-    def page(self, viewport: ViewportSize) -> Page:
-        """The viewport's page that shows story after story."""
-        key = (viewport["width"], viewport["height"])
-        page = self.shown.get(key)
-        if page is None or page.is_closed():
-            page = self._context(viewport).new_page()
-            page.add_init_script(WATCH)
-            # Requests still open when a story ends (a loading story's answer that never
-            # comes) would live on in the page into the next story (the portal's progress bar
-            # counts them): such a page is closed instead of reused.
-            pending: set[Request] = set()
-            page.on("request", lambda request: pending.add(request))
-            page.on("requestfinished", lambda request: pending.discard(request))
-            page.on("requestfailed", lambda request: pending.discard(request))
-            self.pending[page] = pending
-            self.shown[key] = page
-        return page
-
-    @staticmethod
-    def show(page: Page, storybook_url: str, story_id: str) -> None:
-        if page.url.startswith(storybook_url):
-            page.evaluate(SWITCH, story_id)
-        else:
-            page.goto(story_address(storybook_url, story_id))
-
-    def done(self, page: Page, viewport: ViewportSize, *, passed: bool) -> None:
-        """Ready for the next story, or closed after a failure."""
-        if passed and not self.pending.get(page):
-            try:
-                if page.evaluate("() => window.__touched"):
-                    raise PlaywrightError("used: not reused")
-                page.evaluate(RESET)
-                page.context.clear_cookies()
-                page.set_viewport_size(viewport)
-                return
-            except PlaywrightError:
-                pass
-        self.shown.pop((viewport["width"], viewport["height"]), None)
-        self.pending.pop(page, None)
-        self.leave(page)
+        return self.contexts[key].new_page()
 
     @staticmethod
     def leave(page: Page) -> None:
@@ -242,20 +182,6 @@ class StoryPages:
     def close(self) -> None:
         for context in self.contexts.values():
             context.close()
-
-
-# The next story in the same page, as Storybook's test runner switches (setCurrentStory).
-SWITCH = """(id) => {
-  window.__story = 'pending';
-  window.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId: id, viewMode: 'story' });
-}"""
-# What one story could leave for the next in the page.
-RESET = """() => {
-  localStorage.clear();
-  sessionStorage.clear();
-  document.getElementById('e2e-no-transitions')?.remove();
-  window.scrollTo(0, 0);
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -277,8 +203,7 @@ def test_there_is_a_story_for_every_screen() -> None:
 def test_the_story_renders_cleanly(
     story: dict[str, object], storybook_url: str, story_pages: StoryPages
 ) -> None:
-    viewport = DESKTOP if _is_desktop(story) else PHONE
-    page = story_pages.page(viewport)
+    page = story_pages.open(DESKTOP if _is_desktop(story) else PHONE)
     errors: list[str] = []
     looks: list[str] = []
 
@@ -292,15 +217,12 @@ def test_the_story_renders_cleanly(
         if message.type == "error" and not message.text.startswith("Failed to load resource"):
             errors.append(message.text)
 
-    def on_error(error: Exception) -> None:
-        errors.append(str(error))
-
     page.on("response", on_response)
     page.on("console", on_console)
-    page.on("pageerror", on_error)
-    passed = False
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script(WATCH)
     try:
-        story_pages.show(page, storybook_url, str(story["id"]))
+        page.goto(story_address(storybook_url, str(story["id"])))
         page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
         state = page.evaluate("() => window.__story")
         assert state == "rendered", state
@@ -337,12 +259,8 @@ def test_the_story_renders_cleanly(
             if width in PICTURE_WIDTHS:
                 looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
         assert errors == [], errors
-        passed = True
     finally:
-        page.remove_listener("response", on_response)
-        page.remove_listener("console", on_console)
-        page.remove_listener("pageerror", on_error)
-        story_pages.done(page, viewport, passed=passed)
+        story_pages.leave(page)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
