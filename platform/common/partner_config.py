@@ -105,15 +105,27 @@ STRUCTURE_TAG = re.compile(r"<\s*(?:p|div|br|h[1-6]|ul|ol|li|table|blockquote|hr
 # A line that starts a list item ("1.", "2)", "-", "•") starts a line of its own.
 LIST_ITEM = re.compile(r"^(?:\d{1,3}[.)]|[-–•*])\s")
 EMPTY_PARAGRAPH = re.compile(r"<p>\s*</p>")
+INLINE_TAG = re.compile(r"<[^>]*>")
+# A block of at least three lines none longer than this is a set of lines (an impressum's
+# address, a contact block, a signature), not a wrapped paragraph: it keeps its breaks. Text
+# pasted from a document wraps at 60 to 100 characters; an address line rarely passes 50.
+SHORT_LINE = 50
+SHORT_BLOCK_LINES = 3
+
+
+def _line_set(lines: list[str]) -> bool:
+    return len(lines) >= SHORT_BLOCK_LINES and all(
+        len(INLINE_TAG.sub("", line)) <= SHORT_LINE for line in lines
+    )
 
 
 def reflow_text(value: str) -> str:
     """Plain partner text as paragraphs that flow with the screen: a blank line parts two
     paragraphs, a single line break inside one is a space (a text pasted from a document
     keeps its hard breaks mid-sentence: "für das gewählte / Quotenjahr"), except before a
-    list item, which keeps its own line. HTML with structure of its own keeps it, its line
-    breaks spaces as HTML has them. No newline is left, so the web app's pre-line rendering
-    adds nothing."""
+    list item, which keeps its own line, and in a block of short lines (an address), which
+    keeps all of them. HTML with structure of its own keeps it, its line breaks spaces as
+    HTML has them. No newline is left, so the web app's pre-line rendering adds nothing."""
     text = value.replace("\r\n", "\n").replace("\r", "\n").strip()
     if "\n" not in text:
         return value  # one line: nothing to reflow
@@ -124,25 +136,32 @@ def reflow_text(value: str) -> str:
         lines = [line.strip() for line in block.split("\n") if line.strip()]
         if not lines:
             continue
+        keep_all = _line_set(lines)
         joined = lines[0]
         for line in lines[1:]:
-            joined += ("<br>" if LIST_ITEM.match(line) else " ") + line
+            joined += ("<br>" if keep_all or LIST_ITEM.match(line) else " ") + line
         paragraphs.append(f"<p>{joined}</p>")
     return "".join(paragraphs)
 
 
+def partner_html(value: str) -> str:
+    """Partner HTML as it is stored and served, the one place for every HTML text of the
+    configuration (FAQ answers, impressum, privacy notice, the advertisement's own HTML, and
+    decoded the terms, privacy and finish texts): reflowed (reflow_text), then sanitised; a
+    paragraph whose content the sanitiser took away (a form, a script) goes with it."""
+    return EMPTY_PARAGRAPH.sub("", sanitize_html(reflow_text(value)))
+
+
 def _base64_html(value: str) -> str:
-    """A base64 text (terms, privacy, finish) holding HTML: decoded, reflowed (reflow_text),
-    sanitised, encoded again."""
+    """A base64 text (terms, privacy, finish) holding HTML: decoded, made partner_html,
+    encoded again."""
     if not value:
         return value
     try:
         text = base64.b64decode(value, validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError) as exc:
         raise ValueError("Bitte den Text base64-kodiert (UTF-8) angeben.") from exc
-    # a paragraph whose content the sanitiser took away (a form, a script) goes with it
-    clean = EMPTY_PARAGRAPH.sub("", sanitize_html(reflow_text(text)))
-    return base64.b64encode(clean.encode("utf-8")).decode("ascii")
+    return base64.b64encode(partner_html(text).encode("utf-8")).decode("ascii")
 
 
 def _hex_color(value: str) -> str:
@@ -173,7 +192,7 @@ def _web_url(value: str) -> str:
 Color = Annotated[str, AfterValidator(_hex_color), Field(json_schema_extra={"format": "color"})]
 AssetUrl = Annotated[str | None, AfterValidator(_asset_url)]
 WebUrl = Annotated[str, AfterValidator(_web_url)]
-Html = Annotated[str, AfterValidator(sanitize_html), Field(json_schema_extra={"x-html": True})]
+Html = Annotated[str, AfterValidator(partner_html), Field(json_schema_extra={"x-html": True})]
 Base64Html = Annotated[str, AfterValidator(_base64_html), Field(json_schema_extra={"x-base64-html": True})]
 Text = Annotated[str, Field(max_length=5000)]
 ShortText = Annotated[str, Field(max_length=300)]

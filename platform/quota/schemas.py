@@ -116,6 +116,9 @@ class CardRegistrationOut(Schema):
     vehicle_type: str
     zlb_scan: str
     resized_image: str
+    # The display copy is the neutral card "Dokument eingegangen" (registrations.redaction: the
+    # form was not located on the scan), not the scan with the holder panel blacked out.
+    scan_placeholder: bool = False
     width: int
     height: int
     source: str

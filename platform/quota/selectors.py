@@ -207,6 +207,7 @@ def quota_application_item(
             "vehicle_type": vehicle_class,
             "zlb_scan": scan_url(partner=partner, registration=registration, kind="scan"),
             "resized_image": scan_url(partner=partner, registration=registration, kind="resized"),
+            "scan_placeholder": registration.redaction == "neutral",
             "width": registration.width,
             "height": registration.height,
             "source": registration.source,

@@ -1,9 +1,10 @@
 """ZB I samples of the real layout (tests/fixtures/zlb/real) with the truth of where the holder's
 name and address and the VIN ended up in the picture.
 
-Each sample is drawn three times from the same random state: as it is, with the holder's
-fields (C1.1-C1.3) printed as spaces, and with the VIN (E) printed as spaces; every random draw
-happens in the same order, so the pictures differ only where those values were printed."""
+Each sample is drawn four times from the same random state: as it is, with the holder's
+fields (C1.1-C1.3) printed as spaces, with the VIN (E) printed as spaces, and with every value of
+the two vehicle panels printed as spaces; every random draw happens in the same order, so the
+pictures differ only where those values were printed."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from tests.fixtures.zlb import generate
 from tests.fixtures.zlb.real import conditions, documents, render, values
 
 HOLDER = ("C1.1", "C1.2", "C1.3")
+LEFT_PANEL = (*HOLDER, "A", "I")  # the holder panel's values: everything else is vehicle data
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,7 @@ class Truth:
     data: bytes  # the upload
     holder: np.ndarray  # bool mask (picture size before intake) of the holder's ink
     vin: np.ndarray  # bool mask of the VIN's ink
+    vehicle: np.ndarray  # bool mask of the ink of every value of the middle and right panels
     name: str
 
 
@@ -50,8 +53,16 @@ def sample(seed: int, kind: str) -> Truth:
     full = _picture(seed, kind, ())
     without_holder = _picture(seed, kind, HOLDER)
     without_vin = _picture(seed, kind, ("E",))
+    codes = values.document_values(random.Random(f"zb1-real-{seed}"), energy="0004").values
+    without_vehicle = _picture(seed, kind, tuple(code for code in codes if code not in LEFT_PANEL))
     data = generate.encode(full, "jpeg", quality=90)
-    return Truth(data, _ink(full, without_holder), _ink(full, without_vin), f"{kind}-{seed}")
+    return Truth(
+        data,
+        _ink(full, without_holder),
+        _ink(full, without_vin),
+        _ink(full, without_vehicle),
+        f"{kind}-{seed}",
+    )
 
 
 def at_size(mask: np.ndarray, size: tuple[int, int]) -> np.ndarray:

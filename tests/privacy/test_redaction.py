@@ -8,9 +8,12 @@ import io
 from datetime import timedelta
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
+from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from PIL import Image
@@ -35,6 +38,14 @@ HOST = "autohaus.localhost"
 
 def _gray(data: bytes) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(data)).convert("L"))
+
+
+def _hull(mask: np.ndarray) -> np.ndarray:
+    """The convex hull of a mask's pixels, as a mask (the area the ink's lines span)."""
+    points = np.column_stack(np.nonzero(mask)[::-1]).astype(np.int32)
+    hull = np.zeros(mask.shape, np.uint8)
+    cv2.fillPoly(hull, [cv2.convexHull(points)], 1)
+    return hull.astype(bool)
 
 
 def _served(client: Client, registration: BevRegistration, kind: str) -> Any:
@@ -71,6 +82,18 @@ def test_the_portal_image_has_the_holder_blacked_out_and_the_vin_intact(
     assert (original[holder] < 40).mean() < 0.9  # the original shows them (the test can fail)
     assert np.abs(shown[vin].astype(int) - original[vin]).mean() < 6, "the VIN area was touched"
     assert registration.redaction == "boxes"
+    # the holder panel is one flat black field, not only the ink: nothing of a name's shape
+    panel = _hull(holder)
+    assert panel.sum() > 3 * holder.sum()
+    assert (shown[panel] < 40).mean() > 0.99 and shown[panel].std() < 8
+    assert original[panel].std() > 20  # the original has text and guilloche there
+    # the vehicle panels keep their detail: every value's ink as sharp as in the original
+    vehicle = at_size(truth.vehicle, size)
+    assert vehicle.sum() > 10 * vin.sum() // 2
+    assert np.abs(shown[vehicle].astype(int) - original[vehicle]).mean() < 6, "vehicle data touched"
+    rows, cols = np.nonzero(vehicle)
+    region = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    assert shown[region].std() > 0.9 * original[region].std(), "the vehicle panels lost contrast"
     # the small version is made from the redacted copy, not from the original
     small = _gray(b"".join(_served(client, registration, "resized").streaming_content))
     small_holder = at_size(truth.holder, (small.shape[1], small.shape[0]))
@@ -163,3 +186,68 @@ def test_the_orphan_sweep_keeps_display_copies(client: Client, auth: dict[str, s
     assert scan_orphans_delete(schema_name="p_autohaus", older_than=timedelta(0)) == []
     for name in (registration.zlb_scan, registration.display_scan, registration.resized_image):
         assert default_storage.exists(name)
+
+
+def _mosaic(client: Client, auth: dict[str, str], *, keep_original: bool) -> tuple[BevRegistration, str]:  # noqa: F811
+    """A registration whose display copy is what it was before issue 51: the whole picture
+    pixelated (a coarse mosaic)."""
+    assert upload(client, auth, sample(0, "scan").data).status_code == 201
+    registration = BevRegistration.objects.get()
+    with default_storage.open(registration.zlb_scan, "rb") as handle:
+        original = Image.open(handle).convert("RGB")
+    coarse = original.resize((original.width // 24, original.height // 24), Image.Resampling.BOX)
+    buffer = io.BytesIO()
+    coarse.resize(original.size, Image.Resampling.NEAREST).save(buffer, "JPEG")
+    old = default_storage.save(
+        f"p_autohaus/scans/{registration.uuid}-mosaic.jpg", ContentFile(buffer.getvalue())
+    )
+    update: dict[str, Any] = {"display_scan": old, "redaction": "pixelated"}
+    if not keep_original:
+        default_storage.delete(registration.zlb_scan)
+        update["zlb_scan"] = ""
+    BevRegistration.objects.filter(pk=registration.pk).update(**update)
+    return registration, old
+
+
+def test_a_mosaic_of_before_is_made_again_with_the_holder_panel_blacked_out(
+    client: Client,
+    auth: dict[str, str],  # noqa: F811
+) -> None:
+    registration, old = _mosaic(client, auth, keep_original=True)
+
+    call_command("redact_scans", "--schema", "p_autohaus", stdout=io.StringIO())
+
+    registration.refresh_from_db()
+    assert registration.redaction == "boxes"
+    assert not default_storage.exists(old)
+    shown = _gray(b"".join(_served(client, registration, "scan").streaming_content))
+    with default_storage.open(registration.zlb_scan, "rb") as handle:
+        original = _gray(handle.read())
+    # sharp again outside the holder panel: most of the picture is the original's
+    assert (np.abs(shown.astype(int) - original) < 8).mean() > 0.6
+    assert (shown < 20).mean() > 0.05  # and the panel is black
+    # a second run leaves the new copy alone
+    out = io.StringIO()
+    call_command("redact_scans", "--schema", "p_autohaus", stdout=out)
+    assert "p_autohaus: 0 scans redacted" in out.getvalue()
+
+
+def test_a_mosaic_whose_original_is_gone_becomes_the_neutral_card(
+    client: Client,
+    auth: dict[str, str],  # noqa: F811
+) -> None:
+    registration, old = _mosaic(client, auth, keep_original=False)
+
+    call_command("redact_scans", "--schema", "p_autohaus", stdout=io.StringIO())
+
+    registration.refresh_from_db()
+    assert registration.redaction == "neutral"
+    assert not default_storage.exists(old)
+    for kind in ("scan", "resized"):
+        shown = np.asarray(
+            Image.open(io.BytesIO(b"".join(_served(client, registration, kind).streaming_content))).convert(
+                "RGB"
+            )
+        ).astype(int)
+        # the card's quiet background, nothing of the mosaic
+        assert (np.abs(shown - (236, 239, 241)).max(axis=2) < 6).mean() > 0.9

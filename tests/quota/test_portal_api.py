@@ -360,3 +360,15 @@ def test_a_token_of_another_partner_opens_nothing_here(client: HttpClient, owner
         twin = UserFactory.create(email="paula@example.de")
         headers = bearer(twin, "autohaus")
     assert client.get(LIST, HTTP_HOST=HOST, **headers).status_code == 401
+
+
+def test_a_card_says_when_its_scan_is_the_neutral_card(client: HttpClient, owner: User) -> None:
+    # given one scan whose form the reader located (holder panel blacked out) and one it did not
+    located = ApplicationFactory.create(registration__owner=owner)
+    unlocated = ApplicationFactory.create(registration__owner=owner, registration__redaction="neutral")
+
+    results = {row["id"]: row["registration"] for row in get(client, owner).json()["results"]}
+
+    # then the portal card names the neutral card "Dokument eingegangen", not the document
+    assert results[located.pk]["scan_placeholder"] is False
+    assert results[unlocated.pk]["scan_placeholder"] is True

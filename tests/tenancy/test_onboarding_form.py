@@ -165,6 +165,26 @@ def test_a_partner_is_created_from_the_forms_sections(staff: Client) -> None:
 
 
 @pytest.mark.django_db
+def test_the_console_stores_pasted_texts_reflowed_and_shows_them_so(staff: Client) -> None:
+    # given terms and a FAQ answer pasted from a document, hard breaks mid-sentence (issue 51)
+    grouped = config_group(config_normalise({}))
+    grouped["rechtliches"]["termsdetails"]["text"] = "Die Quote für das gewählte\nQuotenjahr.\n\nZweitens."
+    grouped["texte"]["faq"] = [{"question": "Was?", "answer": "Die Prämie für das gewählte\nQuotenjahr."}]
+
+    assert add(staff, grouped).status_code == 302
+
+    # then the change page's form shows what is stored and served: the sentences whole
+    partner = Partner.objects.get(subdomain="formular")
+    page = staff.get(f"/admin/tenants/partner/{partner.pk}/change/", HTTP_HOST="localhost").content.decode()
+    shown = json.loads(widget_config(page)["data"])  # the widget's data, as a JSON string
+    assert (
+        shown["rechtliches"]["termsdetails"]["text"]
+        == "<p>Die Quote für das gewählte Quotenjahr.</p><p>Zweitens.</p>"
+    )
+    assert partner.config["pages"]["faq"][0]["answer"] == "<p>Die Prämie für das gewählte Quotenjahr.</p>"
+
+
+@pytest.mark.django_db
 def test_messages_are_put_on_the_fields_of_the_form(staff: Client) -> None:
     grouped = config_group(config_normalise({}))
     grouped["marke"]["colors"]["text"] = "#dddddd"

@@ -75,6 +75,7 @@ function item(sequence: number, change: Partial<RegistrationItem> = {}): Registr
       vehicle_type: "M1",
       zlb_scan: `/api/bev_registrations/images/scan-${sequence}/`,
       resized_image: `/api/bev_registrations/images/resized-${sequence}/`,
+      scan_placeholder: false,
       width: 2000,
       height: 1400,
       source: "B2C-FE",
@@ -354,6 +355,17 @@ describe("RegistrationsView", () => {
     fireEvent.click(within(card).getByTestId("show-more"));
     expect(within(card).getByTestId("masked-iban")).toHaveTextContent("DE89 **** **** **** **30 00");
     expect(within(card).getByTestId("tax-exempt")).toHaveTextContent("Ja");
+  });
+
+  it("names the neutral card of a scan whose form was not located by what it says", async () => {
+    const unlocated = item(8);
+    const shown = item(9);
+    unlocated.registration.scan_placeholder = true;
+    stubApi({ ...PROFILE, [LIST]: () => page([unlocated, shown]) });
+    renderAt("/portal/registrations", utility());
+    const [first, second] = await screen.findAllByTestId("registration-card");
+    expect(within(first).getByRole("img")).toHaveAccessibleName("Dokument eingegangen");
+    expect(within(second).getByRole("img")).toHaveAccessibleName("Fahrzeugschein von Registrierung 9");
   });
 
   it("links the owner's credit note or payout statement on its card, only where the server lists one", async () => {

@@ -45,6 +45,7 @@ export function registration(sequence: number, change: Partial<RegistrationItem>
       vehicle_type: "M1",
       zlb_scan: "/story-scan.svg",
       resized_image: "/story-scan.svg",
+      scan_placeholder: false,
       width: 1600,
       height: 1100,
       source: "B2C-FE",

@@ -59,6 +59,8 @@ export const registrationItemSchema = z.object({
     vehicle_type: z.string(),
     zlb_scan: z.string(),
     resized_image: z.string(),
+    // the display copy is the neutral card "Dokument eingegangen" (the form was not located)
+    scan_placeholder: z.boolean().default(false),
     width: z.number(),
     height: z.number(),
     source: z.string(),

@@ -94,7 +94,8 @@ export function RegistrationCard({ item, onResubmit }: { item: RegistrationItem;
           src={registration.resized_image || registration.zlb_scan}
           width={registration.width}
           height={registration.height}
-          alt={t("registrations.scan", { sequence: item.sequence })}
+          // the neutral card says only this (the picture itself is not shown: issue 51)
+          alt={registration.scan_placeholder ? t("registrations.scanReceived") : t("registrations.scan", { sequence: item.sequence })}
         />
       </CardContent>
       {more && (

@@ -2525,6 +2525,11 @@ export interface components {
             zlb_scan: string;
             /** Resized Image */
             resized_image: string;
+            /**
+             * Scan Placeholder
+             * @default false
+             */
+            scan_placeholder?: boolean;
             /** Width */
             width: number;
             /** Height */
