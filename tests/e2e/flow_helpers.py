@@ -245,7 +245,8 @@ AXE_RUN = """async () => {
 
 # What a person sees that axe does not: the page scrolling sideways, a text squeezed into a box
 # narrower than its first three characters, a heading larger than the screen's title, a logo
-# whose text is too small to read, an advertisement louder than the title, a title dot alone.
+# whose text is too small to read, an advertisement louder than the title or too small to read,
+# a title dot alone.
 LAYOUT_PROBLEMS = """() => {
   const problems = [];
   const root = document.documentElement;
@@ -273,10 +274,15 @@ LAYOUT_PROBLEMS = """() => {
     const least = phone ? 12 : 14;
     if (text + 0.05 < least) problems.push(`the logo's text is ${text.toFixed(1)} px high, at least ${least} px wanted`);
   }
-  // An advertisement image: its largest text no more than 1.25 times the title's size.
+  // An advertisement image: its largest text no more than 1.25 times the title's size, its
+  // smallest at least 12 px (where it would be smaller, a phone shows the text advertisement).
   for (const ad of document.querySelectorAll('img[data-testid=advertisement-image][data-text-share]')) {
-    const text = ad.getBoundingClientRect().height * parseFloat(ad.dataset.textShare);
-    if (shown(ad) && title && text > titleSize * 1.25 + 0.5) problems.push(`the advertisement's text is ${text.toFixed(1)} px, the title ${titleSize} px`);
+    if (!shown(ad)) continue;
+    const height = ad.getBoundingClientRect().height;
+    const text = height * parseFloat(ad.dataset.textShare);
+    if (title && text > titleSize * 1.25 + 0.5) problems.push(`the advertisement's text is ${text.toFixed(1)} px, the title ${titleSize} px`);
+    const smallest = height * parseFloat(ad.dataset.smallestShare || 'NaN');
+    if (smallest + 0.05 < 12) problems.push(`the advertisement's smallest text is ${smallest.toFixed(1)} px, at least 12 px wanted`);
   }
   // The title's dot on the line of the title's last letters, never alone on a line.
   for (const dot of document.querySelectorAll('[data-testid=title-dot]')) {
