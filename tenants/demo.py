@@ -187,6 +187,10 @@ DEMO_PARTNERS: list[dict[str, Any]] = [
                 "image": advertisement_banner(),
                 "url": "https://stadtwerke-musterstadt.example/e-mobilitaet",
                 "enabled": True,
+                # what a phone shows instead: the banner's second line would be 9 px there
+                "headline": "Ökostrom für Ihr E-Auto",
+                "text": "Jetzt zum Stadtwerke-Autostromtarif wechseln.",
+                "button_label": "Zum Autostromtarif",
             },
             gender_option=3,
             pages={

@@ -20,7 +20,7 @@ from themes.texts import texts_for
 Kind = Literal["standard", "utility", "wallbox"]
 KINDS: tuple[Kind, ...] = ("standard", "utility", "wallbox")
 
-COMPILER_VERSION = "9"
+COMPILER_VERSION = "10"
 
 FONT_PACKAGES = {
     "Open Sans": "open-sans",

@@ -157,22 +157,37 @@ AD_TEXT_OVER_TITLE = 1.25
 ASSUMED_AD_TEXT_SHARE = 0.25
 
 
+# Below this (CSS px) an image advertisement's smallest text is not read on a phone: where the
+# partner also wrote a headline, the phone shows the text advertisement instead (the web app's
+# Advertisement, `phoneText`). The body text is 16 px, captions 12 px: nothing on the page is
+# set smaller, and a banner's line should not be either.
+MIN_AD_TEXT_PX = 12
+
+
 def ad_banner_box(url: str | None) -> dict[str, Any] | None:
     """The advertisement image's largest height per viewport: its largest text at most
     AD_TEXT_OVER_TITLE times the page title. `smallestTextPx` says how small its smallest
-    text then is at the phone's full width (358 px): below 12 the text ad reads better."""
+    text then is at the phone's full width (358 px); `legible` whether that is MIN_AD_TEXT_PX
+    or more (None: a raster image, not measured)."""
     if not url:
         return None
     measured = logo_measure(url)
     aspect = measured.aspect or 4.0
     largest = measured.largest_share or ASSUMED_AD_TEXT_SHARE
-    box: dict[str, Any] = {"aspect": aspect, "textShare": largest}
+    box: dict[str, Any] = {
+        "aspect": aspect,
+        "textShare": largest,
+        # for the layout checks: the smallest text's share of the image's height
+        "smallestShare": measured.text_share or None,
+    }
     for place, column in (("phone", 358), ("desktop", 1152)):
         height = math.floor(TITLE_PX[place] * AD_TEXT_OVER_TITLE / largest)
         drawn = min(height, column / aspect)
+        smallest = round(drawn * measured.text_share, 1) if measured.text_share else None
         box[place] = {
             "maxHeight": height,
             "largestTextPx": round(drawn * largest, 1),
-            "smallestTextPx": round(drawn * measured.text_share, 1) if measured.text_share else None,
+            "smallestTextPx": smallest,
+            "legible": None if smallest is None else smallest >= MIN_AD_TEXT_PX,
         }
     return box

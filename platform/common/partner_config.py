@@ -413,15 +413,31 @@ class PartnerAdvertisement(Strict):
     # image: a banner picture; freetext: the partner's HTML; text: headline, text and a button
     # set in the site's own typography (legible on a phone, where a banner's text shrinks).
     type: Literal["image", "freetext", "text"] = Field(
-        default="image", title="Art", json_schema_extra=choices(ADVERTISEMENT_TYPES)
+        default="image",
+        title="Art",
+        description=(
+            "Bild: ein Banner, nie höher als der Seitentitel es zulässt. Überschrift, Text und "
+            "Schaltfläche: in der Schrift und den Farben der Seite gesetzt, auch auf dem Handy gut lesbar."
+        ),
+        json_schema_extra=choices(ADVERTISEMENT_TYPES),
     )
     freetext: Html = Field(default="", title="Eigenes HTML")
     image: AssetUrl = Field(default=None, title="Bild (URL)")
     url: WebUrl = Field(default="", title="Ziel des Klicks (URL)")
     enabled: bool = Field(default=False, title="Werbung anzeigen")
-    headline: ShortText = Field(default="", title="Überschrift")
-    text: Text = Field(default="", title="Text")
-    button_label: ShortText = Field(default="", title="Beschriftung der Schaltfläche")
+    headline: ShortText = Field(
+        default="",
+        title="Überschrift",
+        description=(
+            "Für die Anzeige mit Überschrift, Text und Schaltfläche. Bei einem Bild: Handys zeigen "
+            "stattdessen Überschrift, Text und Schaltfläche, wenn die Schrift des Bildes dort kleiner "
+            "als 12 px würde."
+        ),
+    )
+    text: Text = Field(default="", title="Text", description="Ein bis zwei Sätze unter der Überschrift.")
+    button_label: ShortText = Field(
+        default="", title="Beschriftung der Schaltfläche", description="Leer: „Mehr erfahren“."
+    )
 
 
 class FeeRow(Strict):

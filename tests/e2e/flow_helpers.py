@@ -119,11 +119,28 @@ def log_in(page: Page, address: str, flow: str, *, b2b: bool = False) -> None:
     text = mail_to(address, after=sent)
     if flow == "otp":
         expect(page).to_have_url(re.compile(r"codevalidation"))
-        page.get_by_test_id("code-input").fill(code_from(text))
+        # key by key, as a phone's keyboard types it: keys that write into a field are no
+        # keyboard navigation, and the next screen's title shows no ring for them (issue 51)
+        page.get_by_test_id("code-input").press_sequentially(code_from(text))
     else:
         expect(page.get_by_test_id("confirm-text")).to_contain_text(address)
         page.goto(link_from(text))
     expect(page).to_have_url(re.compile(r"/upload"))
+    # the upload screen (the phone's tutorial step 1), arrived at from the code typed or the
+    # mail's link, no key that moves around the page pressed: its title has the focus for
+    # screen readers, and no ring
+    page.wait_for_function(TITLE_FOCUSED)
+    assert page.evaluate(FOCUS_RING) is None, (
+        f"arrived at the upload: the title shows {page.evaluate(FOCUS_RING)}"
+    )
+
+
+TITLE_FOCUSED = "() => document.activeElement !== null && document.activeElement.tagName === 'H1'"
+# The focused element's outline as drawn ('solid 2px'), or null for none.
+FOCUS_RING = """() => {
+  const style = getComputedStyle(document.activeElement);
+  return style.outlineStyle === 'none' || parseFloat(style.outlineWidth) === 0 ? null : `${style.outlineStyle} ${style.outlineWidth}`;
+}"""
 
 
 def upload(page: Page, path: Path) -> None:
@@ -245,7 +262,8 @@ AXE_RUN = """async () => {
 
 # What a person sees that axe does not: the page scrolling sideways, a text squeezed into a box
 # narrower than its first three characters, a heading larger than the screen's title, a logo
-# whose text is too small to read, an advertisement louder than the title, a title dot alone.
+# whose text is too small to read, an advertisement louder than the title or too small to read,
+# a focus ring around a title focused on arrival, a title dot alone.
 LAYOUT_PROBLEMS = """() => {
   const problems = [];
   const root = document.documentElement;
@@ -273,10 +291,23 @@ LAYOUT_PROBLEMS = """() => {
     const least = phone ? 12 : 14;
     if (text + 0.05 < least) problems.push(`the logo's text is ${text.toFixed(1)} px high, at least ${least} px wanted`);
   }
-  // An advertisement image: its largest text no more than 1.25 times the title's size.
+  // An advertisement image: its largest text no more than 1.25 times the title's size, its
+  // smallest at least 12 px (where it would be smaller, a phone shows the text advertisement).
   for (const ad of document.querySelectorAll('img[data-testid=advertisement-image][data-text-share]')) {
-    const text = ad.getBoundingClientRect().height * parseFloat(ad.dataset.textShare);
-    if (shown(ad) && title && text > titleSize * 1.25 + 0.5) problems.push(`the advertisement's text is ${text.toFixed(1)} px, the title ${titleSize} px`);
+    if (!shown(ad)) continue;
+    const height = ad.getBoundingClientRect().height;
+    const text = height * parseFloat(ad.dataset.textShare);
+    if (title && text > titleSize * 1.25 + 0.5) problems.push(`the advertisement's text is ${text.toFixed(1)} px, the title ${titleSize} px`);
+    const smallest = height * parseFloat(ad.dataset.smallestShare || 'NaN');
+    if (smallest + 0.05 < 12) problems.push(`the advertisement's smallest text is ${smallest.toFixed(1)} px, at least 12 px wanted`);
+  }
+  // A title the screen announcer focused for screen readers shows no ring unless the visitor
+  // came by keyboard (it sets data-focus-ring then): arriving by a click, a mail link or a
+  // redirect draws nothing around the title's letters.
+  const active = document.activeElement;
+  if (active && active.tagName === 'H1' && !active.hasAttribute('data-focus-ring')) {
+    const style = getComputedStyle(active);
+    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) problems.push(`the focused title ${name(active)} shows a focus ring (${style.outlineStyle} ${style.outlineWidth})`);
   }
   // The title's dot on the line of the title's last letters, never alone on a line.
   for (const dot of document.querySelectorAll('[data-testid=title-dot]')) {

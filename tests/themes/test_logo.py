@@ -9,7 +9,7 @@ import pytest
 from common.partner_config import config_normalise
 from tenants.demo import DEMO_PARTNERS, logo, svg_data_url
 from themes.compiler import theme_compile
-from themes.logo import AD_TEXT_OVER_TITLE, MIN_TEXT_PX, TITLE_PX, logo_box, logo_measure
+from themes.logo import AD_TEXT_OVER_TITLE, MIN_TEXT_PX, TITLE_PX, ad_banner_box, logo_box, logo_measure
 
 
 def png_data_url(width: int, height: int) -> str:
@@ -86,8 +86,22 @@ def test_the_advertisement_images_text_never_outgrows_the_page_title_by_much() -
         assert banner[place]["largestTextPx"] <= TITLE_PX[place] * AD_TEXT_OVER_TITLE
     # the desktop draws it 164 px high (984 px wide) instead of the column's 1152 x 192 (41 px)
     assert banner["desktop"]["maxHeight"] == 164
-    # on a phone the second line stays small: what the text advertisement is for
+    # on a phone the second line stays small (24 px of 160 at 358 px wide): the phone shows the
+    # demo partner's headline, text and button instead (web: Advertisement, phoneShowsText)
     assert banner["phone"]["smallestTextPx"] < 12
+    assert banner["phone"]["legible"] is False
+    assert banner["desktop"]["legible"] is True
+    assert banner["smallestShare"] == 0.15
+    assert demo["config"]["partneradvertisement"]["headline"]
+
+
+def test_a_raster_advertisement_is_not_judged_legible_or_not() -> None:
+    banner = ad_banner_box(png_data_url(800, 200))
+
+    assert banner is not None
+    assert banner["aspect"] == 4.0
+    assert banner["smallestShare"] is None
+    assert banner["phone"]["legible"] is None and banner["phone"]["smallestTextPx"] is None
 
 
 def test_a_text_advertisement_needs_no_banner_box() -> None:

@@ -7,7 +7,13 @@ import { z } from "zod";
 
 const documentPage = z.object({ text: z.string(), file: z.string().nullable() });
 const logoSize = z.object({ width: z.number(), height: z.number(), textPx: z.number() });
-const adSize = z.object({ maxHeight: z.number(), largestTextPx: z.number(), smallestTextPx: z.number().nullable() });
+const adSize = z.object({
+  maxHeight: z.number(),
+  largestTextPx: z.number(),
+  smallestTextPx: z.number().nullable(),
+  // the smallest text at least 12 px where drawn; null: not measured (a raster image)
+  legible: z.boolean().nullable(),
+});
 
 export const themeBundleSchema = z.object({
   version: z.string(),
@@ -48,6 +54,7 @@ export const themeBundleSchema = z.object({
       .object({
         aspect: z.number(),
         textShare: z.number(),
+        smallestShare: z.number().nullable(),
         phone: adSize,
         desktop: adSize,
       })

@@ -9,7 +9,7 @@ import { type Call, stubApi } from "@/test/api-stub";
 import { currentLocation, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 import type { RegistrationItem } from "./api/quota-applications";
-import { bannerWidth } from "./components/advertisement";
+import { bannerWidth, phoneShowsText } from "./components/advertisement";
 import { crumbLabels } from "./components/shell";
 import { entryScript } from "./components/version-check";
 import { portalApi } from "./lib/portal-api";
@@ -701,6 +701,25 @@ describe("the new-version check", () => {
   });
 });
 
+const BANNER = {
+  aspect: 6,
+  textShare: 0.2125,
+  smallestShare: 0.15,
+  phone: { maxHeight: 129, largestTextPx: 12.6, smallestTextPx: 8.9, legible: false },
+  desktop: { maxHeight: 165, largestTextPx: 35, smallestTextPx: 24.8, legible: true },
+};
+const IMAGE_AD = {
+  id: 7,
+  enabled: true,
+  type: "image" as const,
+  image: "data:image/svg+xml;base64,PHN2Zy8+",
+  url: "https://stadtwerke.example/autostrom",
+  freetext: "",
+  headline: "",
+  text: "",
+  button_label: "",
+};
+
 describe("the advertisement", () => {
   beforeEach(() => storeSet("tokens", TOKENS));
 
@@ -739,8 +758,33 @@ describe("the advertisement", () => {
   });
 
   it("an image advertisement is no wider than its height bound allows (its text near the title's size)", () => {
-    const banner = { aspect: 6, textShare: 0.2125, phone: { maxHeight: 129, largestTextPx: 12.6, smallestTextPx: 8.9 }, desktop: { maxHeight: 165, largestTextPx: 35, smallestTextPx: 24.8 } };
-    expect(bannerWidth(banner)).toEqual({ xs: "min(100%, 774px)", sm: "min(100%, 990px)" });
+    expect(bannerWidth(BANNER)).toEqual({ xs: "min(100%, 774px)", sm: "min(100%, 990px)" });
     expect(bannerWidth(null)).toBe("100%");
+  });
+
+  it("a phone shows the text advertisement where the image's text would be too small and a headline was written", () => {
+    const image = { ...IMAGE_AD, headline: "Ökostrom für Ihr E-Auto" };
+
+    expect(phoneShowsText(image, BANNER)).toBe(true);
+    // no headline to show instead: the image stays
+    expect(phoneShowsText({ ...image, headline: "" }, BANNER)).toBe(false);
+    // legible on a phone, or not measured (a raster image): the image stays
+    expect(phoneShowsText(image, { ...BANNER, phone: { ...BANNER.phone, smallestTextPx: 12.4, legible: true } })).toBe(false);
+    expect(phoneShowsText(image, { ...BANNER, phone: { ...BANNER.phone, smallestTextPx: null, legible: null } })).toBe(false);
+    expect(phoneShowsText({ ...image, type: "text" }, BANNER)).toBe(false);
+  });
+
+  it("an image advertisement with a phone text carries both, each for its viewport", async () => {
+    stubApi({ ...PROFILE, [LIST]: () => page([]) });
+    const config = partnerConfig("utility", (c) => {
+      c.partneradvertisement = { ...IMAGE_AD, headline: "Ökostrom für Ihr E-Auto", text: "Jetzt wechseln." };
+      c.theme.assets.adBanner = BANNER;
+    });
+    renderAt("/portal/registrations", config);
+
+    const ad = await screen.findByTestId("advertisement");
+    expect(within(ad).getByTestId("advertisement-image")).toHaveAttribute("data-smallest-share", "0.15");
+    expect(within(ad).getByTestId("advertisement-headline")).toHaveTextContent("Ökostrom für Ihr E-Auto");
+    expect(within(ad).getAllByRole("link")).toHaveLength(2);
   });
 });
