@@ -3,7 +3,7 @@
 import { configure } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 
-import { preloadAllScreens } from "@/app/lazy-screen";
+import { preloadAllScreens } from "@/shared/lib/lazy-screen";
 import { setDesktop } from "@/test/render";
 
 export type PartnerCall = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers };
