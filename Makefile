@@ -136,7 +136,7 @@ lint: python-deps lint-web
 # ESLint (eslint.config.js: typescript-eslint, the rules of hooks, jsx-a11y, and the feature
 # folders' boundaries). Prettier (.prettierrc.json) checks the files listed here: the code
 # before it was formatted by hand, so a folder joins the list when it is formatted whole.
-PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/shared/lib/tokens.ts web/src/partner \
+PRETTIER_CHECKED := eslint.config.js .prettierrc.json web/src/partner \
 	web/src/shared/lib/scrub*.ts web/src/shared/lib/error-reporting*.ts web/src/shared/lib/sentry-client.ts \
 	deploy/tools/sourcemaps.mjs
 lint-web: node-deps

@@ -64,4 +64,23 @@ export default tseslint.config(
     files: ["web/src/shared/**/*.{ts,tsx}"],
     rules: forbidden(FEATURES, "web/src/shared may not import a feature folder (flow, portal, partner)."),
   },
+  // web/src/app (router, providers, boot) sits on top: it imports the features and shared,
+  // never the other way round. Tests and stories may render a screen inside the app's
+  // providers, as the app does.
+  ...FEATURES.map((feature) => ({
+    files: [`web/src/${feature}/**/*.{ts,tsx}`],
+    ignores: ["**/*.test.{ts,tsx}", "**/*.stories.tsx"],
+    rules: forbidden(
+      [...FEATURES.filter((other) => other !== feature), "app"],
+      `web/src/${feature} may not import another feature folder or web/src/app: move what both need to web/src/shared.`,
+    ),
+  })),
+  {
+    files: ["web/src/shared/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}", "**/*.stories.tsx"],
+    rules: forbidden(
+      [...FEATURES, "app"],
+      "web/src/shared may not import a feature folder (flow, portal, partner) or web/src/app.",
+    ),
+  },
 );

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import Literal
+
 from ninja import Schema
 from pydantic import Field, field_validator
 
@@ -97,7 +99,7 @@ class DetailOut(Schema):
 class BotCheckChallengeOut(Schema):
     """A proof-of-work challenge in the shape the altcha widget and the portal's solver read."""
 
-    algorithm: str
+    algorithm: Literal["SHA-256"]
     challenge: str
     maxnumber: int
     salt: str

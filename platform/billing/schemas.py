@@ -26,7 +26,7 @@ class ClientPreviousOut(Schema):
     city: str
     account_name: str
     charge_card: str
-    vehicle_owner_type: str
+    vehicle_owner_type: Literal["private", "business"]
     is_vat_mandatory: bool | None
     name_of_business: str
     vat_number: str

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ninja import Schema
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 # The resubmit is a PUT with a form body, which Django does not parse and ninja cannot
 # infer: this is what the endpoint reads (as multipart or urlencoded form).
@@ -28,40 +28,6 @@ RESUBMIT_BODY: dict[str, Any] = {
         },
     }
 }
-
-
-# The partner area's application detail (quota.partner_selectors.application_detail). Its many
-# other keys (the row, the reader's fields, the billing data, the history) are passed as they
-# are (plain pydantic models: ninja's Schema reads its input through attribute access and would
-# drop the keys it does not declare); the fields below are described.
-class ThirdPartyAgreementOut(BaseModel):
-    legislation_year: int
-    agreed_at: str = Field(description="When the owner agreed (ISO 8601, the partner's local time)")
-    text_version: str = Field(description="SHA-256 of the text shown: the checkbox and the terms behind it")
-    text: str = Field(description="The checkbox text as shown")
-    channel: str = Field(description="web (the registration flow) or portal (the customer portal)")
-    channel_label: str
-
-
-class RegistrationDetailOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    holder_mismatch: bool | None = Field(
-        description="The holder on the document (C.1.1/C.1.2) against the billing name: true differs "
-        "(flagged for review: leasing, companies; never refused), false the same, null not compared"
-    )
-
-
-class ApplicationDetailOut(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    registration: RegistrationDetailOut
-
-    agreement: ThirdPartyAgreementOut | None = Field(
-        description="The owner's agreement in text form naming the partner as third party ('Dritter', "
-        "38. BImSchV § 5 Abs. 2) for the application's year: the first terms of that year the owner "
-        "agreed to. Null where none is recorded (a B2B upload: the partner's contract covers it)."
-    )
 
 
 # ---------------------------------------------------------------- the portal (spec/customer-portal.md)
@@ -190,3 +156,128 @@ class PartnerFiltersOut(Schema):
     vehicle_classes: list[str]
     sub_partners: list[NamedOut]
     single_deals: list[NamedOut]
+
+
+# The partner area's application detail (quota.partner_selectors.application_detail): the row,
+# the scan and what the reader found, the billing data with the IBAN masked, the agreement, the
+# history and the moves the catalogue allows.
+class ThirdPartyAgreementOut(BaseModel):
+    legislation_year: int
+    agreed_at: str = Field(description="When the owner agreed (ISO 8601, the partner's local time)")
+    text_version: str = Field(description="SHA-256 of the text shown: the checkbox and the terms behind it")
+    text: str = Field(description="The checkbox text as shown")
+    channel: str = Field(description="web (the registration flow) or portal (the customer portal)")
+    channel_label: str
+
+
+class ReadingFieldOut(Schema):
+    code: str = Field(description="The form's field code: E, B, I, J, 10, P.3, D.1, D.3, A, 2.1")
+    name: str
+    value: str | None
+    confidence: float | None = Field(description="0..1; null where the reader gave none")
+    unread: bool = Field(description="Seen on the document but not read")
+    source: Literal["reader", "corrected"]
+    corrected_by: str | None
+    corrected_at: str | None
+
+
+class FieldCorrectionOut(Schema):
+    code: str
+    before: str
+    after: str
+    actor: str
+    rule: str = Field(description="The reader's rule that had decided the field when it was corrected")
+    created_at: str
+
+
+class RegistrationDetailOut(Schema):
+    uuid: str
+    scan_url: str
+    resized_url: str
+    source: str
+    vin: str
+    first_registration: str | None
+    vehicle_class: str
+    energy_code: str
+    is_electric: bool | None
+    needs_review: bool
+    classifier_skipped: bool
+    registration_date: str | None
+    make: str
+    model: str
+    fuel: str
+    plate: str
+    maker_key: str
+    fields: list[ReadingFieldOut]
+    unread: list[str]
+    decided_by: dict[str, str] = Field(
+        description="Per field code the reader's rule that decided it, or why it was left unread"
+    )
+    field_boxes: dict[str, list[float]] = Field(
+        description="Per field code where its value lies on the display picture: [x0, y0, x1, y1], "
+        "shares of its size"
+    )
+    check_digit: str
+    holder_name: str
+    holder_first_names: str
+    holder_mismatch: bool | None = Field(
+        description="The holder on the document (C.1.1/C.1.2) against the billing name: true differs "
+        "(flagged for review: leasing, companies; never refused), false the same, null not compared"
+    )
+    corrections: list[FieldCorrectionOut]
+
+
+class ApplicationClientOut(Schema):
+    gender: str
+    first_name: str
+    last_name: str
+    street_name: str
+    street_number: str
+    postal_code: str
+    city: str
+    email: str
+    owner_type: str
+    name_of_business: str
+    account_name: str
+    iban_masked: str
+    partner_variable: str
+    campaign: str
+
+
+class HistoryEntryOut(Schema):
+    status: str
+    status_label: str
+    reason: str
+    actor: str
+    created_at: str
+
+
+class AllowedMoveOut(Schema):
+    status: str
+    status_label: str
+
+
+class ApplicationDetailOut(Schema):
+    id: int
+    sequence: int
+    legislation_year: int
+    status: str
+    status_label: str
+    created_at: str
+    updated_at: str
+    vin: str
+    vehicle_class: str
+    owner_name: str
+    owner_type: str
+    sub_partner: NamedOut | None
+    single_deal: NamedOut | None
+    fee_gross: str | None
+    registration: RegistrationDetailOut
+    client: ApplicationClientOut
+    agreement: ThirdPartyAgreementOut | None = Field(
+        description="The owner's agreement in text form naming the partner as third party ('Dritter', "
+        "38. BImSchV § 5 Abs. 2) for the application's year: the first terms of that year the owner "
+        "agreed to. Null where none is recorded (a B2B upload: the partner's contract covers it)."
+    )
+    history: list[HistoryEntryOut]
+    allowed_moves: list[AllowedMoveOut]

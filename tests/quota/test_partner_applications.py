@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
+from common.partner_config import PartnerConfig
 from operations.models import SingleDeal, SubPartner
 from quota import partner_selectors as selectors
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
@@ -314,6 +315,32 @@ def test_the_detail_has_scan_reader_fields_masked_iban_history_and_moves(
     scan = Client().get(body["registration"]["scan_url"], HTTP_HOST=HOST)
     assert scan.status_code == 200 and b"".join(scan.streaming_content) == b"\xff\xd8scan"  # type: ignore[attr-defined]
     assert Client().get(body["registration"]["scan_url"], HTTP_HOST=OTHER_HOST).status_code == 404
+
+
+def _shape(value: Any) -> Any:
+    """The keys of an answer, all the way down (values such as signed URLs differ per call)."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(item) for item in value]
+    return None
+
+
+def test_the_detail_answers_every_key_the_selector_builds(viewer: Client, rows: dict[str, Any]) -> None:
+    """The detail's response schema declares each key (issue 50: typed for the web); a key the
+    selector adds and the schema does not declare would be dropped from the answer silently."""
+    dora = rows["dora"]
+
+    body = get(viewer, f"{API}{dora.pk}/").json()
+
+    partner = Partner.objects.get(schema_name="p_stadtwerk")
+    with schema_context("p_stadtwerk"):
+        application = selectors.application_get(dora.pk)
+        assert application is not None
+        built = selectors.application_detail(
+            application, partner=partner, config=PartnerConfig.model_validate(partner.config), language="de"
+        )
+    assert _shape(body) == _shape(built)
 
 
 def test_moves_report_each_id_with_the_catalogues_refusal(back_office: Client, rows: dict[str, Any]) -> None:

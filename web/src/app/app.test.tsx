@@ -2,7 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { App } from "@/app/app";
-import { ALIASES, PATHS } from "@/app/routes";
+import { ALIASES, PATHS } from "@/shared/lib/routes";
 import { currentLocation, FIXTURES, partnerConfig, renderAt, setDesktop } from "@/test/render";
 
 describe("a deactivated partner", () => {

@@ -18,7 +18,7 @@ import { buildTheme } from "@/theme/build-theme";
 
 import { applyPartnerHead } from "./partner-head";
 import { installPreloadRecovery } from "./preload-recovery";
-import { PartnerContext, usePartner } from "./partner-context";
+import { PartnerContext, usePartner } from "@/shared/lib/partner-context";
 import { AppRoutes } from "./router";
 
 export type AppState =

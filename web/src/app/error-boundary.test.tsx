@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Suspense } from "react";
 
 import { RouteErrorBoundary } from "@/app/error-boundary";
-import { lazyScreen } from "@/app/lazy-screen";
+import { lazyScreen } from "@/shared/lib/lazy-screen";
 import { installPreloadRecovery, PRELOAD_RELOAD_FLAG } from "@/app/preload-recovery";
 import { currentLocation, renderAt } from "@/test/render";
 

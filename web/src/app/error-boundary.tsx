@@ -5,7 +5,7 @@ import { Component, type ErrorInfo, Fragment, type ReactNode } from "react";
 
 import { reportError } from "@/shared/lib/error-reporting";
 
-import { retryFailedScreens } from "./lazy-screen";
+import { retryFailedScreens } from "@/shared/lib/lazy-screen";
 
 // resetKey: when it changes (the visitor went elsewhere) a shown error is cleared.
 type Props = { children: ReactNode; resetKey?: string; onRetry?: () => void };

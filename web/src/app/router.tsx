@@ -10,9 +10,9 @@ import { isB2BPath, withQuery } from "@/shared/lib/navigation";
 import { storeSet } from "@/shared/lib/session-store";
 
 import { RouteErrorBoundary } from "./error-boundary";
-import { lazyScreen, prefetchScreensWhenIdle, screenArea } from "./lazy-screen";
+import { lazyScreen, prefetchScreensWhenIdle, screenArea } from "@/shared/lib/lazy-screen";
 import { ScreenAnnouncer } from "./screen-announcer";
-import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "./routes";
+import { ALIASES, PATHS, PUBLIC_ROUTES, type RouteName } from "@/shared/lib/routes";
 
 // The first screens load with the app; every other screen is its own chunk (the budget is
 // 200 KB of gzipped JavaScript for the first screen).

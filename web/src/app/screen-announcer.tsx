@@ -3,8 +3,8 @@ import { useLocation } from "react-router";
 
 import { inputModality, inputModalityInstall } from "@/shared/lib/input-modality";
 
-import { usePartner } from "./partner-context";
-import { ALIASES, PATHS } from "./routes";
+import { usePartner } from "@/shared/lib/partner-context";
+import { ALIASES, PATHS } from "@/shared/lib/routes";
 
 // The start screens carry the title the partner configured (as the server-rendered shell
 // does): what a search result and a bookmark show.

@@ -2,13 +2,13 @@ import { screen } from "@testing-library/react";
 import { matchPath } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 
-import { preloadAllScreens } from "@/app/lazy-screen";
+import { preloadAllScreens } from "@/shared/lib/lazy-screen";
 import { PARTNER_PATHS } from "@/partner/lib/paths";
 import { PORTAL_PATHS } from "@/portal/paths";
 import { renderAt } from "@/test/render";
 
 import serverRoutes from "../../../platform/config/app_routes.json";
-import { ALIASES, PATHS, type RouteName } from "./routes";
+import { ALIASES, PATHS, type RouteName } from "@/shared/lib/routes";
 
 /**
  * The server answers a path that is no route of the app with status 404

@@ -91,11 +91,21 @@ export function detail(id: number, change: Partial<ApplicationDetail> = {}): App
     registration: {
       uuid: "00000000-0000-4000-8000-000000000001",
       scan_url: "/story-scan.svg",
+      resized_url: "/story-scan.svg",
+      source: "web",
       vin: base.vin,
       first_registration: "2023-05-17",
       vehicle_class: "M1",
       energy_code: "0004",
+      is_electric: true,
       needs_review: false,
+      classifier_skipped: false,
+      registration_date: "2024-01-09",
+      make: "VOLKSWAGEN",
+      model: "ID.3",
+      fuel: "ELEKTRO",
+      plate: "",
+      maker_key: "0603",
       fields: readingFields(base.vin),
       unread: [],
       corrections: [],
@@ -211,8 +221,8 @@ export const STATS: Stats = {
   })),
   payouts: { owed_gross: "4521.30", paid_gross: "12876.45" },
   per_sub_partner: [
-    { id: 1, name: "Elektro Meier", count: 54, fee_share_gross: "546.21" },
-    { id: 2, name: "Wallbox-Service Süd", count: 31, fee_share_gross: "313.57" },
+    { id: 1, name: "Elektro Meier", count: 54, fee_share_percent: "10.00", fee_share_gross: "546.21" },
+    { id: 2, name: "Wallbox-Service Süd", count: 31, fee_share_percent: "10.00", fee_share_gross: "313.57" },
   ],
 };
 

@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { I18nextProvider } from "react-i18next";
 import { Navigate, Route, Routes, useLocation, useNavigate } from "react-router";
 
-import { lazyScreen } from "@/app/lazy-screen";
+import { lazyScreen } from "@/shared/lib/lazy-screen";
 import { NotFound } from "@/shared/ui/not-found";
 
 import { ME_KEY } from "./api/auth";

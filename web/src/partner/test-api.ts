@@ -3,7 +3,7 @@
 import { configure } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 
-import { preloadAllScreens } from "@/app/lazy-screen";
+import { preloadAllScreens } from "@/shared/lib/lazy-screen";
 import { setDesktop } from "@/test/render";
 
 export type PartnerCall = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers };
@@ -55,7 +55,9 @@ export function partnerTestSetup({ csrfCookie = NO_CSRF }: { csrfCookie?: string
 
 /** One page of a list answer, as the partner API pages. */
 export const listPage = (items: unknown[], count = items.length) => ({
-  body: { count, page: 1, page_size: 25, results: items },
+  // count_exact: the applications list's flag, always sent by the server (false: an estimate);
+  // the other lists do not read it
+  body: { count, count_exact: true, page: 1, page_size: 25, results: items },
 });
 
 /** The last recorded call to a path (and method). */

@@ -5,8 +5,8 @@ import { type ReactElement, Suspense, useEffect, useState } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import { Navigate, Route, Routes, useNavigate } from "react-router";
 
-import { lazyScreen } from "@/app/lazy-screen";
-import { usePartner } from "@/app/partner-context";
+import { lazyScreen } from "@/shared/lib/lazy-screen";
+import { usePartner } from "@/shared/lib/partner-context";
 import { browser } from "@/shared/lib/browser";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
 import { NotFound } from "@/shared/ui/not-found";

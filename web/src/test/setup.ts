@@ -3,7 +3,7 @@ import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, beforeAll } from "vitest";
 
-import { preloadAllScreens } from "@/app/lazy-screen";
+import { preloadAllScreens } from "@/shared/lib/lazy-screen";
 
 // findBy/waitFor wait up to 5 s (Testing Library's default is 1 s): the portal login solves a
 // real proof-of-work challenge, which takes longer than a second on a busy 2-core machine.

@@ -1,6 +1,6 @@
-import { api } from "@/shared/lib/http";
+import { apiClient } from "@/shared/lib/http";
 
 /** Lock client: the quota applications are created. */
 export function clientLock(id: number): Promise<unknown> {
-  return api(`clients/${id}/lock/`, { method: "POST" });
+  return apiClient.post("/api/clients/{client_id}/lock/", { path: { client_id: id } });
 }

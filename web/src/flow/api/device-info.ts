@@ -1,7 +1,7 @@
-import { api } from "@/shared/lib/http";
 import { deviceInfo } from "@/shared/lib/device";
+import { apiClient } from "@/shared/lib/http";
 
 /** Device data of the browser that uploaded the registration's scan. */
 export function deviceInfoSend(registration: number): Promise<unknown> {
-  return api("fe_user_agent_data/", { json: { registration, ...deviceInfo() } });
+  return apiClient.post("/api/fe_user_agent_data/", { json: { registration, ...deviceInfo() } });
 }

@@ -1,7 +1,6 @@
-import { api } from "@/shared/lib/http";
-import { tokensSchema } from "@/shared/lib/tokens";
+import { apiClient } from "@/shared/lib/http";
 
 /** Verify e-mail link (plain): the link's key gives the tokens. */
 export async function emailVerify(key: string) {
-  return tokensSchema.parse(await api("auth/registration/email/verify/", { json: { key }, plain: true }));
+  return apiClient.post("/api/auth/registration/email/verify/", { json: { key }, plain: true });
 }

@@ -1,6 +1,9 @@
-import { api } from "@/shared/lib/http";
+import { apiClient } from "@/shared/lib/http";
 
 /** Lock image: the registration is complete (query update_related=True). */
 export function registrationLock(id: number): Promise<unknown> {
-  return api(`bev_registrations/${id}/lock/`, { method: "POST", query: { update_related: "True" } });
+  return apiClient.post("/api/bev_registrations/{registration_id}/lock/", {
+    path: { registration_id: id },
+    query: { update_related: "True" },
+  });
 }

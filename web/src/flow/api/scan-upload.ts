@@ -1,8 +1,4 @@
-import { z } from "zod";
-
-import { apiUpload } from "@/shared/lib/http";
-
-export const registrationSchema = z.array(z.object({ id: z.number(), sequence: z.number(), uuid: z.string() })).min(1);
+import { uploadClient } from "@/shared/lib/http";
 
 export type ScanUploadInput = {
   partner: string;
@@ -20,6 +16,8 @@ export async function scanUpload(input: ScanUploadInput, onProgress: (fraction: 
   if (input.b2b) form.append("source", "b2b_fe");
   else form.append("registration_years", input.registrationYears.join(","));
   if (input.skipClassifier) form.append("skip_classifier", "True");
-  const [registration] = registrationSchema.parse(await apiUpload("bev_registrations/", form, onProgress, signal));
-  return registration!;
+  const [registration] = await uploadClient.post("/api/bev_registrations/", { form, onProgress, signal });
+  // the server answers 201 with at least the registration itself
+  if (!registration) throw new Error("scan upload: the answer names no registration");
+  return registration;
 }

@@ -1,18 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { z } from "zod";
 
-import { api } from "@/shared/lib/http";
+import type { Schemas } from "@/shared/api/typed";
+import { apiClient } from "@/shared/lib/http";
 
-export const systemConstraintsSchema = z.object({
-  bev_registration: z.object({
-    zlb_scan_constraints: z.object({ min_size: z.number(), max_pixels: z.number() }),
-  }),
-});
-
-export type ScanConstraints = z.infer<typeof systemConstraintsSchema>["bev_registration"]["zlb_scan_constraints"];
+export type ScanConstraints = Schemas["SystemConstraintsOut"]["bev_registration"]["zlb_scan_constraints"];
 
 export async function systemConstraints(): Promise<ScanConstraints> {
-  return systemConstraintsSchema.parse(await api("system_constraints/")).bev_registration.zlb_scan_constraints;
+  return (await apiClient.get("/api/system_constraints/")).bev_registration.zlb_scan_constraints;
 }
 
 export function useSystemConstraints() {

@@ -1,4 +1,4 @@
-import { ApiError, api } from "@/shared/lib/http";
+import { ApiError, apiClient } from "@/shared/lib/http";
 
 export type VatResult = { status: "valid" } | { errorCode: string };
 
@@ -6,7 +6,7 @@ export type VatResult = { status: "valid" } | { errorCode: string };
 export async function vatValidate(vatNumber: string): Promise<VatResult> {
   const form = new URLSearchParams({ vat_number: vatNumber });
   try {
-    await api("clients/validate_vat_number/", { form });
+    await apiClient.post("/api/clients/validate_vat_number/", { form });
     return { status: "valid" };
   } catch (error) {
     if (error instanceof ApiError && error.errorCode) return { errorCode: error.errorCode };

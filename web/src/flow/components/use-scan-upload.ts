@@ -1,8 +1,8 @@
 import { useRef, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { deviceInfoSend } from "@/flow/api/device-info";
 import { scanUpload } from "@/flow/api/scan-upload";
 import type { ScanConstraints } from "@/flow/api/system-constraints";

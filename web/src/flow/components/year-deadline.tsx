@@ -1,6 +1,6 @@
 import Typography from "@mui/material/Typography";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import type { PartnerConfig } from "@/api/config";
 
 type QuotaYears = NonNullable<PartnerConfig["quota_years"]>;

@@ -20,8 +20,8 @@ import { type Control, Controller, type FieldPath, useForm } from "react-hook-fo
 import { Navigate, useLocation } from "react-router";
 
 import type { PartnerConfig } from "@/api/config";
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { clientCreate } from "@/flow/api/client-create";
 import { clientLock } from "@/flow/api/client-lock";
 import { useClientPrevious } from "@/flow/api/client-previous";

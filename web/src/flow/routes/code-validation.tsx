@@ -6,8 +6,8 @@ import Typography from "@mui/material/Typography";
 import { type FormEvent, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { useCodeVerify } from "@/flow/api/code-verify";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { isB2BPath, withQuery } from "@/shared/lib/navigation";

@@ -3,8 +3,8 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { Navigate, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { type Checklist, checklistAllowsLogin } from "@/flow/state/flow-state";
 import { useBlockBack } from "@/shared/lib/block-back";
 import { isB2BPath, useFlowNavigate, withQuery } from "@/shared/lib/navigation";

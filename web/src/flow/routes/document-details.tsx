@@ -3,8 +3,8 @@ import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import { useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import type { Checklist } from "@/flow/state/flow-state";
 import { useFlowNavigate } from "@/shared/lib/navigation";
 import { storeGet } from "@/shared/lib/session-store";

@@ -4,8 +4,8 @@ import Typography from "@mui/material/Typography";
 import { useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { browser } from "@/shared/lib/browser";
 import { isB2BPath } from "@/shared/lib/navigation";
 import { clearSession, storeGet } from "@/shared/lib/session-store";

@@ -1,6 +1,6 @@
 import Typography from "@mui/material/Typography";
 
-import { useTexts } from "@/app/partner-context";
+import { useTexts } from "@/shared/lib/partner-context";
 import { Layout } from "@/shared/ui/layout";
 import { PageTitle } from "@/shared/ui/page-title";
 

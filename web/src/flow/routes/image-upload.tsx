@@ -7,8 +7,8 @@ import Typography from "@mui/material/Typography";
 import { type ChangeEvent, type DragEvent, useEffect, useRef, useState } from "react";
 import { Navigate, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import introImage from "@/flow/assets/scan-intro.svg";
 import introMp4 from "@/flow/assets/scan-intro.mp4";
 import introWebm from "@/flow/assets/scan-intro.webm";

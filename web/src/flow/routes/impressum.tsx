@@ -1,6 +1,6 @@
 import { Navigate, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
 import { withQuery } from "@/shared/lib/navigation";
 import { Layout } from "@/shared/ui/layout";
 import { PageTitle } from "@/shared/ui/page-title";

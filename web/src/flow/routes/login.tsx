@@ -8,8 +8,8 @@ import { useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { Navigate, useLocation, useNavigate } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { useLoginSend } from "@/flow/api/login-send";
 import { loginSchema, type LoginValues } from "@/flow/forms/login-schema";
 import { type Checklist, checklistAllowsLogin, isAuthenticated } from "@/flow/state/flow-state";

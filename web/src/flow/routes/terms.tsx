@@ -9,8 +9,8 @@ import { useEffect, useMemo } from "react";
 import { useForm } from "react-hook-form";
 import { Link as RouterLink, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { YearDeadline } from "@/flow/components/year-deadline";
 import { termsSchema, type TermsOptions, type TermsValues } from "@/flow/forms/terms-schema";
 import { type Checklist, EMPTY_CHECKLIST } from "@/flow/state/flow-state";

@@ -4,8 +4,8 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { Navigate, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { clientCreate } from "@/flow/api/client-create";
 import { clientLock } from "@/flow/api/client-lock";
 import { registrationLock } from "@/flow/api/registration-lock";

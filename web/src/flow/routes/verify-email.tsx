@@ -4,8 +4,8 @@ import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
 
-import { useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { emailVerify } from "@/flow/api/email-verify";
 import { type Checklist, EMPTY_CHECKLIST } from "@/flow/state/flow-state";
 import { useBlockBack } from "@/shared/lib/block-back";

@@ -4,8 +4,8 @@ import Typography from "@mui/material/Typography";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { isB2BPath, useFlowNavigate } from "@/shared/lib/navigation";
 import { clearSession } from "@/shared/lib/session-store";
 import { Layout } from "@/shared/ui/layout";

@@ -4,8 +4,8 @@ import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import { Navigate, useLocation } from "react-router";
 
-import { usePartner, useTexts } from "@/app/partner-context";
-import { PATHS } from "@/app/routes";
+import { usePartner, useTexts } from "@/shared/lib/partner-context";
+import { PATHS } from "@/shared/lib/routes";
 import { YearDeadline } from "@/flow/components/year-deadline";
 import { isDesktop } from "@/shared/lib/device";
 import { isB2BPath, useFlowNavigate, withQuery } from "@/shared/lib/navigation";

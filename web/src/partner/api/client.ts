@@ -68,7 +68,8 @@ async function parse(response: Response): Promise<unknown> {
   }
 }
 
-export async function partnerApi<T = unknown>(path: string, options: Options = {}): Promise<T> {
+/** The transport of `partner` below: every call goes through the typed client. */
+async function partnerApi(path: string, options: Options = {}): Promise<unknown> {
   const method = options.method ?? (options.json !== undefined || options.form ? "POST" : "GET");
   const headers = new Headers({ Accept: "application/json", "Accept-Language": language });
   if (!["GET", "HEAD"].includes(method)) {
@@ -86,7 +87,7 @@ export async function partnerApi<T = unknown>(path: string, options: Options = {
   const body = await parse(response);
   if (response.status === 401 && !path.startsWith("auth/")) unauthenticated();
   if (!response.ok) throw new ApiError(response.status, body, Number(response.headers.get("Retry-After")) || null);
-  return body as T;
+  return body;
 }
 
 /** The typed calls below /api/partner/ (shared/api/typed.ts): `partner.get("/api/partner/fees/")`. */

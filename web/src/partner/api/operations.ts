@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import type { Schemas } from "@/shared/api/typed";
 
 import { APPLICATIONS_KEY } from "./applications";
-import { partner, partnerApi } from "./client";
+import { partner } from "./client";
 
 // The shapes are the server's (operations/api.py), generated into shared/api/schema.d.ts.
 export type SubPartner = Schemas["SubPartnerOut"];
@@ -36,14 +36,30 @@ export async function operationSave<K extends Kind>(
   values: Record<string, unknown>,
 ): Promise<Item<K>> {
   // The form's values as they are (SubPartnerIn, SingleDealIn): the server checks them.
-  return partnerApi<Item<K>>(id === null ? `${kind}/` : `${kind}/${id}/`, {
-    method: id === null ? "POST" : "PATCH",
-    json: values,
-  });
+  const answer =
+    kind === "sub_partners"
+      ? id === null
+        ? await partner.post("/api/partner/sub_partners/", { json: values as Schemas["SubPartnerIn"] })
+        : await partner.patch("/api/partner/sub_partners/{sub_partner_id}/", {
+            path: { sub_partner_id: id },
+            json: values as Schemas["SubPartnerIn"],
+          })
+      : id === null
+        ? await partner.post("/api/partner/single_deals/", { json: values as Schemas["SingleDealIn"] })
+        : await partner.patch("/api/partner/single_deals/{single_deal_id}/", {
+            path: { single_deal_id: id },
+            json: values as Schemas["SingleDealIn"],
+          });
+  // the branch taken is the one of K, as in operationList
+  return answer as Item<K>;
 }
 
 export async function operationDeactivate(kind: Kind, id: number): Promise<void> {
-  await partnerApi(`${kind}/${id}/`, { method: "DELETE" });
+  if (kind === "sub_partners") {
+    await partner.delete("/api/partner/sub_partners/{sub_partner_id}/", { path: { sub_partner_id: id } });
+  } else {
+    await partner.delete("/api/partner/single_deals/{single_deal_id}/", { path: { single_deal_id: id } });
+  }
 }
 
 export function useOperationSave<K extends Kind>(kind: K) {

@@ -12,7 +12,7 @@ import { type Path, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { offeredGenders } from "@/shared/lib/genders";
 
 import { type BulkItem, type OwnerPayload, useBulkItemOwner } from "../api/bulk-uploads";

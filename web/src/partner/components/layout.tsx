@@ -16,7 +16,7 @@ import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 import { useReviewQueue } from "../api/applications";
 import { can, logout, type Me, useMe } from "../api/auth";

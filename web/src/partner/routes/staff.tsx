@@ -18,7 +18,7 @@ import { Controller, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 
 import { type StaffMember, useInviteRevoke, useStaff, useStaffChange, useStaffInvite } from "../api/admin";
-import { can, ROLES } from "../api/auth";
+import { can, type Role, ROLES } from "../api/auth";
 import { errorText, fieldErrors, messageText } from "../api/client";
 import { Loading } from "../components/layout";
 import { Forbidden, QueryError } from "../components/query-error";
@@ -95,7 +95,7 @@ function StaffRow({
 }: {
   member: StaffMember;
   self: boolean;
-  onChange: (change: { role: string } | { is_active: boolean }) => void;
+  onChange: (change: { role: Role } | { is_active: boolean }) => void;
   onRevoke: () => void;
 }) {
   const { t } = useTranslation();
@@ -114,7 +114,8 @@ function StaffRow({
             select
             size="small"
             value={member.role}
-            onChange={(event) => onChange({ role: event.target.value })}
+            // the options are ROLES
+            onChange={(event) => onChange({ role: event.target.value as Role })}
             slotProps={{
               select: {
                 SelectDisplayProps: {

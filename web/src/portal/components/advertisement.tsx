@@ -4,7 +4,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 
 import type { ThemeBundle } from "@/api/config";
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { SafeHtml } from "@/shared/ui/safe-html";
 
 import { advertisementCount } from "../api/quota-applications";

@@ -2,7 +2,7 @@ import Box from "@mui/material/Box";
 import Paper from "@mui/material/Paper";
 import { Outlet } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { PartnerLogo } from "@/shared/ui/partner-logo";
 
 import { LanguageSwitch } from "./language-switch";

@@ -9,7 +9,7 @@ import Typography from "@mui/material/Typography";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 import type { RegistrationItem } from "../api/quota-applications";
 import { euros } from "../lib/money";

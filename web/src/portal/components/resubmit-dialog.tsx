@@ -16,7 +16,7 @@ import { type ReactElement, useState } from "react";
 import { Trans, useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 import type { RegistrationItem } from "../api/quota-applications";
 import { portalSet, type ResubmitState } from "../lib/portal-store";

@@ -18,7 +18,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { ApiError, type Tokens } from "@/shared/lib/http";
 import { clearSession, storeGet } from "@/shared/lib/session-store";
 import { PartnerLogo } from "@/shared/ui/partner-logo";

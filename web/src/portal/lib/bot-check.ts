@@ -3,19 +3,9 @@
  * number whose SHA-256 with the salt is the challenge (in a Web Worker: the login stays
  * responsive while it searches), and send the solution as `recaptcha`.
  */
-import { z } from "zod";
-
-import { api } from "@/shared/lib/http";
+import { apiClient } from "@/shared/lib/http";
 
 import { type Challenge, solveChallenge } from "./bot-check-solver";
-
-const challengeSchema = z.object({
-  algorithm: z.literal("SHA-256"),
-  challenge: z.string(),
-  maxnumber: z.number().int().positive(),
-  salt: z.string(),
-  signature: z.string(),
-});
 
 /** The search in a worker; null when the browser cannot start one (then the page searches). */
 function solveInWorker(challenge: Challenge): Promise<string | null> | null {
@@ -41,7 +31,7 @@ function solveInWorker(challenge: Challenge): Promise<string | null> | null {
 }
 
 export async function solveBotCheck(): Promise<string> {
-  const challenge = challengeSchema.parse(await api("auth/bot-check/challenge/"));
+  const challenge = await apiClient.get("/api/auth/bot-check/challenge/");
   let solution: string | null;
   try {
     solution = await (solveInWorker(challenge) ?? solveChallenge(challenge));

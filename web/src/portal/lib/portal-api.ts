@@ -6,6 +6,7 @@
  */
 import { useSyncExternalStore } from "react";
 
+import { typedClient } from "@/shared/api/typed";
 import { api, ApiError, refreshOnce } from "@/shared/lib/http";
 import { storeGet } from "@/shared/lib/session-store";
 
@@ -66,3 +67,10 @@ export async function portalApi<T>(path: string, options: Options = {}): Promise
     track(-1);
   }
 }
+
+/** The typed calls below /api/ (shared/api/typed.ts) with these session rules:
+ * `portal.get("/api/end_user_portal/quota_applications/")`; `{ noRestore: true }` for the
+ * calls before a session (login, reset, signup), `{ plain: true }` without partner headers. */
+export const portal = typedClient<"/api/", { plain: boolean; noRestore: boolean }>("/api/", (path, options) =>
+  portalApi(path, options),
+);

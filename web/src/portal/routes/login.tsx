@@ -9,7 +9,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useNavigate } from "react-router";
 
-import { lazyScreen } from "@/app/lazy-screen";
+import { lazyScreen } from "@/shared/lib/lazy-screen";
 import { ApiError } from "@/shared/lib/http";
 import { clearSession, storeGet, storeSet } from "@/shared/lib/session-store";
 

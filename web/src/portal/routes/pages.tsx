@@ -2,7 +2,7 @@ import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { PageTitle } from "@/shared/ui/page-title";
 import { decodeBase64, SafeHtml } from "@/shared/ui/safe-html";
 

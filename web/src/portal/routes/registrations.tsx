@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { browser } from "@/shared/lib/browser";
 import { registrationStateClear } from "@/shared/lib/session-store";
 import { ApiError } from "@/shared/lib/http";

@@ -3,7 +3,7 @@ import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 import { decodeBase64, SafeHtml } from "@/shared/ui/safe-html";
 
 /** TermsAndConditions: the partner's terms (base64 in the configuration). */

@@ -2127,8 +2127,11 @@ export interface components {
          * @description A proof-of-work challenge in the shape the altcha widget and the portal's solver read.
          */
         BotCheckChallengeOut: {
-            /** Algorithm */
-            algorithm: string;
+            /**
+             * Algorithm
+             * @constant
+             */
+            algorithm: "SHA-256";
             /** Challenge */
             challenge: string;
             /** Maxnumber */
@@ -2364,8 +2367,11 @@ export interface components {
             account_name: string;
             /** Charge Card */
             charge_card: string;
-            /** Vehicle Owner Type */
-            vehicle_owner_type: string;
+            /**
+             * Vehicle Owner Type
+             * @enum {string}
+             */
+            vehicle_owner_type: "private" | "business";
             /** Is Vat Mandatory */
             is_vat_mandatory: boolean | null;
             /** Name Of Business */
@@ -2985,23 +2991,210 @@ export interface components {
             /** Label */
             label: string;
         };
+        /** AllowedMoveOut */
+        AllowedMoveOut: {
+            /** Status */
+            status: string;
+            /** Status Label */
+            status_label: string;
+        };
+        /** ApplicationClientOut */
+        ApplicationClientOut: {
+            /** Gender */
+            gender: string;
+            /** First Name */
+            first_name: string;
+            /** Last Name */
+            last_name: string;
+            /** Street Name */
+            street_name: string;
+            /** Street Number */
+            street_number: string;
+            /** Postal Code */
+            postal_code: string;
+            /** City */
+            city: string;
+            /** Email */
+            email: string;
+            /** Owner Type */
+            owner_type: string;
+            /** Name Of Business */
+            name_of_business: string;
+            /** Account Name */
+            account_name: string;
+            /** Iban Masked */
+            iban_masked: string;
+            /** Partner Variable */
+            partner_variable: string;
+            /** Campaign */
+            campaign: string;
+        };
         /** ApplicationDetailOut */
         ApplicationDetailOut: {
+            /** Id */
+            id: number;
+            /** Sequence */
+            sequence: number;
+            /** Legislation Year */
+            legislation_year: number;
+            /** Status */
+            status: string;
+            /** Status Label */
+            status_label: string;
+            /** Created At */
+            created_at: string;
+            /** Updated At */
+            updated_at: string;
+            /** Vin */
+            vin: string;
+            /** Vehicle Class */
+            vehicle_class: string;
+            /** Owner Name */
+            owner_name: string;
+            /** Owner Type */
+            owner_type: string;
+            sub_partner: components["schemas"]["NamedOut"] | null;
+            single_deal: components["schemas"]["NamedOut"] | null;
+            /** Fee Gross */
+            fee_gross: string | null;
             registration: components["schemas"]["RegistrationDetailOut"];
+            client: components["schemas"]["ApplicationClientOut"];
             /** @description The owner's agreement in text form naming the partner as third party ('Dritter', 38. BImSchV § 5 Abs. 2) for the application's year: the first terms of that year the owner agreed to. Null where none is recorded (a B2B upload: the partner's contract covers it). */
             agreement: components["schemas"]["ThirdPartyAgreementOut"] | null;
-        } & {
-            [key: string]: unknown;
+            /** History */
+            history: components["schemas"]["HistoryEntryOut"][];
+            /** Allowed Moves */
+            allowed_moves: components["schemas"]["AllowedMoveOut"][];
+        };
+        /** FieldCorrectionOut */
+        FieldCorrectionOut: {
+            /** Code */
+            code: string;
+            /** Before */
+            before: string;
+            /** After */
+            after: string;
+            /** Actor */
+            actor: string;
+            /**
+             * Rule
+             * @description The reader's rule that had decided the field when it was corrected
+             */
+            rule: string;
+            /** Created At */
+            created_at: string;
+        };
+        /** HistoryEntryOut */
+        HistoryEntryOut: {
+            /** Status */
+            status: string;
+            /** Status Label */
+            status_label: string;
+            /** Reason */
+            reason: string;
+            /** Actor */
+            actor: string;
+            /** Created At */
+            created_at: string;
+        };
+        /** ReadingFieldOut */
+        ReadingFieldOut: {
+            /**
+             * Code
+             * @description The form's field code: E, B, I, J, 10, P.3, D.1, D.3, A, 2.1
+             */
+            code: string;
+            /** Name */
+            name: string;
+            /** Value */
+            value: string | null;
+            /**
+             * Confidence
+             * @description 0..1; null where the reader gave none
+             */
+            confidence: number | null;
+            /**
+             * Unread
+             * @description Seen on the document but not read
+             */
+            unread: boolean;
+            /**
+             * Source
+             * @enum {string}
+             */
+            source: "reader" | "corrected";
+            /** Corrected By */
+            corrected_by: string | null;
+            /** Corrected At */
+            corrected_at: string | null;
         };
         /** RegistrationDetailOut */
         RegistrationDetailOut: {
+            /** Uuid */
+            uuid: string;
+            /** Scan Url */
+            scan_url: string;
+            /** Resized Url */
+            resized_url: string;
+            /** Source */
+            source: string;
+            /** Vin */
+            vin: string;
+            /** First Registration */
+            first_registration: string | null;
+            /** Vehicle Class */
+            vehicle_class: string;
+            /** Energy Code */
+            energy_code: string;
+            /** Is Electric */
+            is_electric: boolean | null;
+            /** Needs Review */
+            needs_review: boolean;
+            /** Classifier Skipped */
+            classifier_skipped: boolean;
+            /** Registration Date */
+            registration_date: string | null;
+            /** Make */
+            make: string;
+            /** Model */
+            model: string;
+            /** Fuel */
+            fuel: string;
+            /** Plate */
+            plate: string;
+            /** Maker Key */
+            maker_key: string;
+            /** Fields */
+            fields: components["schemas"]["ReadingFieldOut"][];
+            /** Unread */
+            unread: string[];
+            /**
+             * Decided By
+             * @description Per field code the reader's rule that decided it, or why it was left unread
+             */
+            decided_by: {
+                [key: string]: string;
+            };
+            /**
+             * Field Boxes
+             * @description Per field code where its value lies on the display picture: [x0, y0, x1, y1], shares of its size
+             */
+            field_boxes: {
+                [key: string]: number[];
+            };
+            /** Check Digit */
+            check_digit: string;
+            /** Holder Name */
+            holder_name: string;
+            /** Holder First Names */
+            holder_first_names: string;
             /**
              * Holder Mismatch
              * @description The holder on the document (C.1.1/C.1.2) against the billing name: true differs (flagged for review: leasing, companies; never refused), false the same, null not compared
              */
             holder_mismatch: boolean | null;
-        } & {
-            [key: string]: unknown;
+            /** Corrections */
+            corrections: components["schemas"]["FieldCorrectionOut"][];
         };
         /** ThirdPartyAgreementOut */
         ThirdPartyAgreementOut: {

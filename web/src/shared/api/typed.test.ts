@@ -46,3 +46,33 @@ describe("typedClient", () => {
     ]);
   });
 });
+
+describe("an area's own options", () => {
+  it("go to the transport beside the call (the flow's plain call, an upload's progress)", async () => {
+    const calls: [string, TransportOptions & { plain?: boolean }][] = [];
+    const client = typedClient<"/api/", { plain: boolean }>("/api/", (path, options) => {
+      calls.push([path, options]);
+      return Promise.resolve({ access: "a", refresh: "r" });
+    });
+
+    await client.post("/api/auth/registration/otp/verify/", {
+      json: { email: "anna@example.org", otp_code: "123456" },
+      plain: true,
+    });
+
+    expect(calls).toEqual([
+      [
+        "auth/registration/otp/verify/",
+        {
+          method: "POST",
+          json: { email: "anna@example.org", otp_code: "123456" },
+          plain: true,
+          form: undefined,
+          query: undefined,
+          signal: undefined,
+        },
+      ],
+    ]);
+    expect(calls[0]?.[1].plain).toBe(true);
+  });
+});

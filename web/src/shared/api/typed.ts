@@ -22,11 +22,19 @@ export type PathsWith<M extends Method> = {
 
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 
-type Success<R> = 200 extends keyof R ? R[200] : 201 extends keyof R ? R[201] : 204 extends keyof R ? R[204] : never;
+type Success<R> = 200 extends keyof R
+  ? R[200]
+  : 201 extends keyof R
+    ? R[201]
+    : 202 extends keyof R
+      ? R[202]
+      : 204 extends keyof R
+        ? R[204]
+        : never;
 
 type JsonContent<A> = A extends { content: { "application/json": infer J } } ? J : null;
 
-/** The JSON of an operation's success answer (200, else 201; null for 204 and downloads). */
+/** The JSON of an operation's success answer (200, else 201, else 202; null for 204 and downloads). */
 export type Answer<P extends PathsWith<M>, M extends Method> = JsonContent<Success<Operation<P, M>["responses"]>>;
 
 /** The JSON body an operation reads (never: it reads none, or a form). */
@@ -41,18 +49,26 @@ type PathParameters<P extends PathsWith<M>, M extends Method> = Operation<P, M>[
 
 type Query = URLSearchParams | Record<string, string>;
 
+/** A body the operation does not declare as JSON: multipart (uploads) or url-encoded (the flow's
+ * and portal's form calls). */
+type Form = FormData | URLSearchParams;
+
 /** What a call takes besides its path: the path's parameters where it has any, the JSON body
- * where it reads one, else optionally a form (multipart uploads). */
-export type Init<P extends PathsWith<M>, M extends Method> = { query?: Query; signal?: AbortSignal } & ([
+ * where it reads one, else optionally a form; plus the area's own options (`Extra`, e.g. the
+ * flow's `plain` call without partner headers). */
+export type Init<P extends PathsWith<M>, M extends Method, Extra = unknown> = {
+  query?: Query;
+  signal?: AbortSignal;
+} & Extra & ([
   PathParameters<P, M>,
 ] extends [undefined]
   ? { path?: undefined }
   : { path: NonNullable<PathParameters<P, M>> }) &
-  ([Body<P, M>] extends [never] ? { json?: undefined; form?: FormData } : { json: Body<P, M>; form?: undefined });
+  ([Body<P, M>] extends [never] ? { json?: undefined; form?: Form } : { json: Body<P, M>; form?: undefined });
 
 /** Options of an area's fetch helper (partnerApi, api). */
-export type TransportOptions = { method: string; json?: unknown; form?: FormData; query?: Query; signal?: AbortSignal };
-export type Transport = (path: string, options: TransportOptions) => Promise<unknown>;
+export type TransportOptions = { method: string; json?: unknown; form?: Form; query?: Query; signal?: AbortSignal };
+export type Transport<Extra = unknown> = (path: string, options: TransportOptions & Partial<Extra>) => Promise<unknown>;
 
 /** `/api/partner/x/{id}/` with `{ id: 7 }` → `x/7/` below the client's prefix. */
 export function fillPath(template: string, prefix: string, parameters?: Record<string, unknown>): string {
@@ -64,33 +80,47 @@ export function fillPath(template: string, prefix: string, parameters?: Record<s
   });
 }
 
-type Call<M extends Method, Prefix extends string> = <P extends Extract<PathsWith<M>, `${Prefix}${string}`>>(
+type Call<M extends Method, Prefix extends string, Extra> = <P extends Extract<PathsWith<M>, `${Prefix}${string}`>>(
   path: P,
-  ...init: Init<P, M> extends { path: unknown } | { json: unknown } ? [Init<P, M>] : [Init<P, M>?]
+  ...init: Init<P, M> extends { path: unknown } | { json: unknown }
+    ? [Init<P, M, Partial<Extra>>]
+    : [Init<P, M, Partial<Extra>>?]
 ) => Promise<Answer<P, M>>;
 
-export type TypedClient<Prefix extends string> = { [M in Method]: Call<M, Prefix> };
+export type TypedClient<Prefix extends string, Extra = unknown> = { [M in Method]: Call<M, Prefix, Extra> };
 
-/** The typed calls of the paths below `prefix`, sent through `transport`. */
-export function typedClient<Prefix extends string>(prefix: Prefix, transport: Transport): TypedClient<Prefix> {
+/** The typed calls of the paths below `prefix`, sent through `transport`; the area's own
+ * options (`Extra`) go to the transport as given. */
+export function typedClient<Prefix extends string, Extra = unknown>(
+  prefix: Prefix,
+  transport: Transport<Extra>,
+): TypedClient<Prefix, Extra> {
   const call =
     (method: Method) =>
     (
       path: string,
-      init: {
+      {
+        path: parameters,
+        json,
+        form,
+        query,
+        signal,
+        ...extra
+      }: {
         path?: Record<string, unknown>;
         json?: unknown;
-        form?: FormData;
+        form?: Form;
         query?: Query;
         signal?: AbortSignal;
       } = {},
     ) =>
-      transport(fillPath(path, prefix, init.path), {
+      transport(fillPath(path, prefix, parameters), {
+        ...(extra as Partial<Extra>),
         method: method.toUpperCase(),
-        json: init.json,
-        form: init.form,
-        query: init.query,
-        signal: init.signal,
+        json,
+        form,
+        query,
+        signal,
       });
   return {
     get: call("get"),
@@ -98,5 +128,5 @@ export function typedClient<Prefix extends string>(prefix: Prefix, transport: Tr
     post: call("post"),
     delete: call("delete"),
     patch: call("patch"),
-  } as TypedClient<Prefix>;
+  } as TypedClient<Prefix, Extra>;
 }

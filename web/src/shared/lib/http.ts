@@ -5,6 +5,7 @@
  * silently); when that fails the session ends.
  */
 import { currentSubdomain } from "@/api/config";
+import { typedClient } from "@/shared/api/typed";
 
 import { storeGet, storeSet } from "./session-store";
 
@@ -57,7 +58,7 @@ type Options = {
   json?: unknown;
   form?: FormData | URLSearchParams;
   plain?: boolean;
-  query?: Record<string, string>;
+  query?: URLSearchParams | Record<string, string>;
   signal?: AbortSignal;
 };
 
@@ -81,7 +82,7 @@ function headers(options: Options): Headers {
   return result;
 }
 
-export function apiUrl(path: string, query?: Record<string, string>): string {
+export function apiUrl(path: string, query?: URLSearchParams | Record<string, string>): string {
   const url = `/api/${path.replace(/^\//, "")}`;
   return query ? `${url}?${new URLSearchParams(query)}` : url;
 }
@@ -136,6 +137,10 @@ export async function api<T>(path: string, options: Options = {}, retried = fals
   return body as T;
 }
 
+/** The typed calls below /api/ (shared/api/typed.ts) with these headers and the silent refresh:
+ * `apiClient.get("/api/clients/previous/")`; `{ plain: true }` leaves the partner headers out. */
+export const apiClient = typedClient<"/api/", { plain: boolean }>("/api/", (path, options) => api(path, options));
+
 /** A multipart POST with upload progress (fetch has none), same headers and refresh rule. */
 function cancelledError(): ApiError {
   return new ApiError(0, { cancelled: true });
@@ -143,7 +148,7 @@ function cancelledError(): ApiError {
 
 /** A multipart upload with progress. `signal` cancels it: the request is aborted and the
  * promise rejects with an ApiError of status 0 whose `cancelled` is true. */
-export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal, retried = false): Promise<T> {
+function apiUpload<T>(path: string, form: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal, retried = false): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const request = new XMLHttpRequest();
     if (signal?.aborted) {
@@ -181,3 +186,9 @@ export function apiUpload<T>(path: string, form: FormData, onProgress: (fraction
     request.send(form);
   });
 }
+
+/** The typed multipart uploads below /api/ with progress: `uploadClient.post(path, { form, onProgress })`. */
+export const uploadClient = typedClient<"/api/", { onProgress: (fraction: number) => void }>("/api/", (path, options) => {
+  if (!(options.form instanceof FormData)) throw new Error(`${path}: an upload needs a multipart form`);
+  return apiUpload(path, options.form, options.onProgress ?? (() => {}), options.signal);
+});

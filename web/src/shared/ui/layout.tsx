@@ -3,7 +3,7 @@ import Container from "@mui/material/Container";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 import { PartnerLogo } from "./partner-logo";
 

@@ -2,7 +2,7 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 // The end of a title glued to its dot: a short last word whole, a long one by its last
 // letters, so a long German word may still break (overflow-wrap: anywhere) before them.

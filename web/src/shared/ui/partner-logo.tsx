@@ -2,7 +2,7 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 
 import type { ThemeBundle } from "@/api/config";
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 type LogoBox = ThemeBundle["assets"]["logoBox"];
 

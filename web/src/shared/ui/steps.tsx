@@ -1,7 +1,7 @@
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 
-import { usePartner } from "@/app/partner-context";
+import { usePartner } from "@/shared/lib/partner-context";
 
 /** Numbered steps with circles in the partner's circle colour. */
 export function Steps({ steps }: { steps: string[] }) {

@@ -1,0 +1,62 @@
+"""The web app's layering (eslint.config.js, issue 50): web/src/app (router, providers, boot)
+imports the features and shared, never the other way round; features do not import each
+other. ESLint holds it; these run ESLint on a file as if it lay in each folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ESLINT = ROOT / "node_modules" / ".bin" / "eslint"
+
+pytestmark = pytest.mark.skipif(not ESLINT.exists() or not shutil.which("node"), reason="npm ci first")
+
+
+def _refusals(path: str, source: str) -> list[str]:
+    """ESLint's no-restricted-imports messages for `source` linted as the file `path`."""
+    result = subprocess.run(
+        [str(ESLINT), "--format", "json", "--stdin", "--stdin-filename", path],
+        input=source,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return [
+        message["message"]
+        for report in json.loads(result.stdout)
+        for message in report["messages"]
+        if message.get("ruleId") == "no-restricted-imports"
+    ]
+
+
+APP_IMPORT = 'import { PartnerProviders } from "@/app/app";\nexport const probe = PartnerProviders;\n'
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["web/src/shared/ui/probe.tsx", "web/src/flow/routes/probe.tsx", "web/src/partner/components/probe.tsx"],
+)
+def test_features_and_shared_do_not_import_the_app(path: str) -> None:
+    assert any("web/src/app" in message for message in _refusals(path, APP_IMPORT))
+
+
+def test_a_relative_import_of_the_app_is_refused_too() -> None:
+    source = 'import { PartnerProviders } from "../../app/app";\nexport const probe = PartnerProviders;\n'
+
+    assert _refusals("web/src/portal/routes/probe.tsx", source)
+
+
+def test_the_app_imports_shared_and_a_test_may_render_inside_the_app() -> None:
+    shared = 'import { usePartner } from "@/shared/lib/partner-context";\nexport const probe = usePartner;\n'
+
+    assert _refusals("web/src/app/probe.tsx", shared) == []
+    assert _refusals("web/src/shared/ui/probe.test.tsx", APP_IMPORT) == []
+    assert _refusals("web/src/shared/lib/probe.ts", shared) == []
