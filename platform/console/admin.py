@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -34,7 +34,7 @@ from tenants.config_form import ConfigFormField, config_import_parse, config_sum
 from tenants.domains import custom_domain_check, domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
-from tenants.preview import preview_max_age, preview_url
+from tenants.preview import preview_max_age, preview_scratch_store, preview_scratch_url, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
 from tenants.services import (
     config_check,
@@ -579,6 +579,11 @@ class PartnerAdmin(admin.ModelAdmin):
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
+            path(
+                "<int:object_id>/preview/typed/",
+                view(require_POST(self.preview_typed_view)),
+                name="tenants_partner_preview_typed",
+            ),
             path("<int:object_id>/brand/", view(require_POST(self.brand_view)), name="tenants_partner_brand"),
             path(
                 "<int:object_id>/brand/<str:name>",
@@ -664,6 +669,30 @@ class PartnerAdmin(admin.ModelAdmin):
         draft = config_draft(partner) if request.GET.get("draft") else None
         self._audit(request, partner, "preview", "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
         return HttpResponseRedirect(preview_url(partner=partner, draft=draft, request=request))
+
+    def preview_typed_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """The side-by-side preview of what is typed, before it is saved (console/live-preview.js,
+        debounced): the form's configuration, checked as a save checks it, becomes a scratch
+        preview (tenants.preview); nothing is saved, logged or published. Refused with the
+        form's German messages while the configuration is not valid."""
+        partner = self._partner(request, object_id, write=True)
+        if partner.archived_at is not None:
+            raise PermissionDenied
+        field = ConfigFormField(required=False)
+        try:
+            config = config_check(field.clean(request.POST.get("config") or "{}") or {})
+        except ConfigErrors as exc:
+            errors = [
+                f"{path_label(path)}: {message}" for path, items in exc.errors.items() for message in items
+            ]
+            return JsonResponse({"errors": errors}, status=400)
+        except ValidationError as exc:
+            return JsonResponse({"errors": _messages(exc)}, status=400)
+        token = preview_scratch_store(partner=partner, config=config, token=request.POST.get("token") or None)
+        return JsonResponse(
+            {"url": preview_scratch_url(partner=partner, token=token, request=request), "token": token},
+            headers={"Cache-Control": "no-store"},
+        )
 
     def brand_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """Uploaded logo, favicon, header image: cleaned and stored (tenants.brand), their URLs
