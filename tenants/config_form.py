@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import base64
 import binascii
+import html
 import json
+import re
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.html import strip_tags
+from django.utils.text import Truncator
 from django_jsonform.constants import JOIN_SYMBOL
 from django_jsonform.widgets import JSONFormWidget
 
@@ -423,3 +428,75 @@ def config_import_parse(raw: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ValidationError("Die Konfiguration muss ein JSON-Objekt sein.")
     return config_ungroup(data) if is_grouped(data) else data
+
+
+# --- Summary: a configuration as people read it (the console's version pages) ----------------
+
+SUMMARY_TEXT_MAX = 240
+_DECIMAL_TEXT = re.compile(r"-?\d+\.\d+")
+_BLOCK_END = re.compile(r"<(?:br|/p|/div|/li|/h\d|/tr|/td|/th)\b[^>]*>", re.IGNORECASE)
+
+
+def _summary_value(node: dict[str, Any], value: Any) -> str:
+    """One value in words: a choice by its German name, yes/no, German decimals, HTML as its
+    text, an embedded image as such, long texts shortened."""
+    if value is None or value == "":
+        return "–"
+    for choice in node.get("choices") or ():
+        if isinstance(choice, dict) and choice.get("value") == value:
+            return str(choice.get("title", value))
+    if isinstance(value, bool):
+        return "ja" if value else "nein"
+    if isinstance(value, float):
+        return f"{value:g}".replace(".", ",")
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, dict | list):
+        return f"{len(value)} Einträge"
+    text = str(value)
+    if text.startswith("data:image/"):
+        return "eingebettetes Bild"
+    if _DECIMAL_TEXT.fullmatch(text) or (text.isdigit() and "€" in str(node.get("title", ""))):
+        # a euro amount (its title says "€") with its cents, as German prices are written
+        amount = f"{Decimal(text):.2f}" if "€" in str(node.get("title", "")) else text
+        return amount.replace(".", ",")
+    # a block's end is a space between words in the text ("GmbH</p><p>Straße")
+    text = " ".join(html.unescape(strip_tags(_BLOCK_END.sub(" ", text))).split())
+    return Truncator(text).chars(SUMMARY_TEXT_MAX) if text else "–"
+
+
+def _summary_rows(node: dict[str, Any], value: Any, names: list[str], rows: list[tuple[str, str]]) -> None:
+    kind = node.get("type")
+    if kind == "object" and "keys" in node:
+        data = value if isinstance(value, dict) else {}
+        for key, child in node["keys"].items():
+            if key in data:
+                _summary_rows(child, data[key], [*names, str(child.get("title") or key)], rows)
+        return
+    if kind == "array" and "items" in node:
+        items = value if isinstance(value, list) else []
+        item = node["items"]
+        if not items:
+            rows.append((" › ".join(names), "keine"))
+        elif item.get("type") == "object":
+            for number, entry in enumerate(items, start=1):
+                _summary_rows(item, entry, [*names, f"Nr. {number}"], rows)
+        else:
+            rows.append((" › ".join(names), ", ".join(_summary_value(item, entry) for entry in items)))
+        return
+    rows.append((" › ".join(names), _summary_value(node, value)))
+
+
+def config_summary(config: dict[str, Any]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """A stored configuration per section of the form, each field by its German title (nested
+    ones joined: 'Farben › Schaltfläche') with its value in words, for pages that show a
+    configuration to people rather than as JSON with its keys."""
+    schema = config_form_schema()
+    grouped = config_group(config)
+    sections = []
+    for key, section in schema["keys"].items():
+        rows: list[tuple[str, str]] = []
+        _summary_rows(section, grouped.get(key) or {}, [], rows)
+        if rows:
+            sections.append((str(section["title"]), rows))
+    return sections

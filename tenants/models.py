@@ -176,24 +176,35 @@ class ConfigVersion(models.Model):
     published version (numbered 1, 2, ... per partner). Published versions are never changed:
     a rollback publishes a copy of an old one as the next number."""
 
-    partner = models.ForeignKey(Partner, on_delete=models.CASCADE, related_name="config_versions")
+    partner = models.ForeignKey(
+        Partner, on_delete=models.CASCADE, related_name="config_versions", verbose_name="Partner"
+    )
     number: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
-        null=True, blank=True
+        "Nummer", null=True, blank=True
     )
-    config = models.JSONField()
+    config = models.JSONField("Konfiguration")
     author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name="Autor",
     )
-    created_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now_add=True)
-    updated_at: models.DateTimeField[Any, Any] = models.DateTimeField(auto_now=True)
-    published_at: models.DateTimeField[Any, Any] = models.DateTimeField(null=True, blank=True)
-    note: models.CharField[str, str] = models.CharField(max_length=300, blank=True)
+    created_at: models.DateTimeField[Any, Any] = models.DateTimeField("Angelegt am", auto_now_add=True)
+    updated_at: models.DateTimeField[Any, Any] = models.DateTimeField("Geändert am", auto_now=True)
+    published_at: models.DateTimeField[Any, Any] = models.DateTimeField(
+        "Veröffentlicht am", null=True, blank=True
+    )
+    note: models.CharField[str, str] = models.CharField("Notiz", max_length=300, blank=True)
     # For a rollback: the version it copies.
     copied_from: models.PositiveIntegerField[int | None, int | None] = models.PositiveIntegerField(
-        null=True, blank=True
+        "Kopie von Version", null=True, blank=True
     )
 
     class Meta:
+        verbose_name = "Konfigurationsversion"
+        verbose_name_plural = "Konfigurationsversionen"
         ordering = ["partner", "-number"]
         constraints = [
             models.UniqueConstraint(fields=["partner", "number"], name="config_version_number_unique"),

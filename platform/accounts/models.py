@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser
 from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.db import models
 from django.db.models.functions import Lower, Upper
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
 # Letters that case folding keeps apart from their ASCII look-alike but that Python's
 # case-insensitive regular expressions (and so Django's EmailValidator) match as i: the
@@ -108,3 +109,14 @@ class LoginLink(models.Model):
 
     def __str__(self) -> str:
         return f"link for {self.email}"
+
+
+class Authenticator(TOTPDevice):
+    """django_otp's TOTP device under German names, for the admin (accounts.admin): the
+    library's model is called "TOTP device" and has no German translation. The same table and
+    rows; in an app of every schema, so the platform's and each partner's admin show it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "Authenticator-App"
+        verbose_name_plural = "Authenticator-Apps"

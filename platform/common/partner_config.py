@@ -13,6 +13,7 @@ import binascii
 import re
 import warnings
 from decimal import Decimal
+from functools import cache
 from typing import Annotated, Any, Literal
 
 import nh3
@@ -796,7 +797,59 @@ GERMAN_MESSAGES = {
 }
 
 
+@cache
+def _json_schema() -> dict[str, Any]:
+    return PartnerConfig.model_json_schema()
+
+
+def _schema_node(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A schema node with its reference followed (pydantic's $ref, or allOf around one)."""
+    while True:
+        if "$ref" in node:
+            node = {**defs[node["$ref"].rsplit("/", 1)[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
+        elif "allOf" in node and len(node["allOf"]) == 1:
+            node = {**node["allOf"][0], **{k: v for k, v in node.items() if k != "allOf"}}
+        else:
+            return node
+
+
+def _choice_names(loc: tuple[Any, ...]) -> str | None:
+    """The allowed values of the field at `loc` by their German names (the schema's x-choices),
+    each with the value to write in a JSON import: 'Links („left“), Mittig („center“) oder
+    Rechts („right“)'. None for a field the schema has no fixed values for."""
+    schema = _json_schema()
+    defs = schema.get("$defs", {})
+    node: dict[str, Any] = schema
+    for part in loc:
+        node = _schema_node(node, defs)
+        if isinstance(part, int):
+            node = node.get("items") or {}
+            continue
+        options = [_schema_node(option, defs) for option in node.get("anyOf", [])]
+        holder = next((o for o in [node, *options] if part in o.get("properties", {})), None)
+        if holder is None:
+            return None
+        node = holder["properties"][part]
+    node = _schema_node(node, defs)
+    for option in [node, *(_schema_node(o, defs) for o in node.get("anyOf", []))]:
+        values = option.get("enum") or ([option["const"]] if "const" in option else None)
+        if values:
+            names = {**(node.get("x-choices") or {}), **(option.get("x-choices") or {})}
+            shown = [
+                f"{names[str(value)]} („{value}“)" if str(value) in names else f"„{value}“"
+                for value in values
+            ]
+            return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} oder {shown[-1]}"
+    return None
+
+
 def _message(error: Any) -> str:
+    if error.get("type") in {"literal_error", "enum"}:
+        # The allowed values by their German names, never pydantic's list of raw values.
+        names = _choice_names(tuple(error.get("loc") or ()))
+        if names is not None:
+            given = str(error.get("input"))[:40]
+            return f"„{given}“ ist nicht möglich. Bitte eine der angebotenen Möglichkeiten wählen: {names}."
     template = GERMAN_MESSAGES.get(error.get("type", ""))
     if template is not None:
         context = {

@@ -14,12 +14,12 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max, QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseNotFound, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.views.decorators.http import require_POST
 from django_tenants.utils import schema_context
 
@@ -30,11 +30,11 @@ from staff.models import StaffInvite, StaffMember
 from staff.services import staff_invite
 from tenants.audit import config_change_lists, console_audit_record, partner_snapshot
 from tenants.brand import BrandAssetError, brand_asset_read, brand_asset_store
-from tenants.config_form import ConfigFormField, config_import_parse, path_label
+from tenants.config_form import ConfigFormField, config_import_parse, config_summary, path_label
 from tenants.domains import custom_domain_check, domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
-from tenants.preview import preview_max_age, preview_url
+from tenants.preview import preview_max_age, preview_scratch_store, preview_scratch_url, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
 from tenants.services import (
     config_check,
@@ -232,7 +232,9 @@ class PartnerAdmin(admin.ModelAdmin):
     ]
     list_filter = [StatusFilter, KindFilter]
     search_fields = ["subdomain", "name", "domains__domain"]
-    readonly_fields = ["schema_shown", "version_shown", "created_shown", "updated_shown"]
+    # The database schema's name is not shown: it is an internal name (p_<subdomain>), and
+    # every command of the console (backup, restore, purge) names a partner by its subdomain.
+    readonly_fields = ["version_shown", "created_shown", "updated_shown"]
     inlines = [DomainInline]
 
     class Media:
@@ -264,10 +266,6 @@ class PartnerAdmin(admin.ModelAdmin):
     @admin.display(description="Art", ordering="kind")
     def kind_label(self, obj: Partner) -> str:
         return KIND_LABELS.get(obj.kind, obj.kind)
-
-    @admin.display(description="Datenbankschema")
-    def schema_shown(self, obj: Partner) -> str:
-        return obj.schema_name or "–"
 
     @admin.display(description="Veröffentlichte Version")
     def version_shown(self, obj: Partner) -> str:
@@ -581,6 +579,11 @@ class PartnerAdmin(admin.ModelAdmin):
             path("<int:object_id>/versions/", view(self.versions_view), name="tenants_partner_versions"),
             path("<int:object_id>/export/", view(self.export_view), name="tenants_partner_export"),
             path("<int:object_id>/preview/", view(self.preview_view), name="tenants_partner_preview"),
+            path(
+                "<int:object_id>/preview/typed/",
+                view(require_POST(self.preview_typed_view)),
+                name="tenants_partner_preview_typed",
+            ),
             path("<int:object_id>/brand/", view(require_POST(self.brand_view)), name="tenants_partner_brand"),
             path(
                 "<int:object_id>/brand/<str:name>",
@@ -666,6 +669,30 @@ class PartnerAdmin(admin.ModelAdmin):
         draft = config_draft(partner) if request.GET.get("draft") else None
         self._audit(request, partner, "preview", "Vorschau-Link erzeugt" + (" (Entwurf)" if draft else ""))
         return HttpResponseRedirect(preview_url(partner=partner, draft=draft, request=request))
+
+    def preview_typed_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        """The side-by-side preview of what is typed, before it is saved (console/live-preview.js,
+        debounced): the form's configuration, checked as a save checks it, becomes a scratch
+        preview (tenants.preview); nothing is saved, logged or published. Refused with the
+        form's German messages while the configuration is not valid."""
+        partner = self._partner(request, object_id, write=True)
+        if partner.archived_at is not None:
+            raise PermissionDenied
+        field = ConfigFormField(required=False)
+        try:
+            config = config_check(field.clean(request.POST.get("config") or "{}") or {})
+        except ConfigErrors as exc:
+            errors = [
+                f"{path_label(path)}: {message}" for path, items in exc.errors.items() for message in items
+            ]
+            return JsonResponse({"errors": errors}, status=400)
+        except ValidationError as exc:
+            return JsonResponse({"errors": _messages(exc)}, status=400)
+        token = preview_scratch_store(partner=partner, config=config, token=request.POST.get("token") or None)
+        return JsonResponse(
+            {"url": preview_scratch_url(partner=partner, token=token, request=request), "token": token},
+            headers={"Cache-Control": "no-store"},
+        )
 
     def brand_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         """Uploaded logo, favicon, header image: cleaned and stored (tenants.brand), their URLs
@@ -884,20 +911,39 @@ class PlatformRecordAdmin(admin.ModelAdmin):
 
 @admin.register(ConfigVersion)
 class ConfigVersionAdmin(PlatformRecordAdmin):
-    """Read-only: versions are written by the console's actions, never edited."""
+    """Read-only: versions are written by the console's actions, never edited. The
+    configuration is shown as people read it (per section, German titles, values in words),
+    its JSON is the partner page's export."""
 
-    list_display = ["partner", "number", "published_at", "author", "note"]
+    list_display = ["partner", "number", "state", "published_at", "author", "note"]
     list_filter = ["partner"]
     readonly_fields = [
-        "partner",
-        "number",
-        "config",
-        "author",
-        "created_at",
-        "published_at",
-        "note",
-        "copied_from",
-    ]
+        "partner", "number", "state", "author", "created_at", "published_at", "note", "copied_from",
+        "config_shown",
+    ]  # fmt: skip
+    fields = tuple(readonly_fields)
+
+    @admin.display(description="Stand")
+    def state(self, obj: ConfigVersion) -> str:
+        return "Entwurf" if obj.is_draft else "veröffentlicht"
+
+    @admin.display(description="Konfiguration")
+    def config_shown(self, obj: ConfigVersion) -> str:
+        rows = format_html_join(
+            "",
+            "{}",
+            (
+                (
+                    format_html(
+                        '<tr><th colspan="2" scope="rowgroup"><h3 style="margin:.6em 0 .2em">{}</h3></th></tr>',
+                        title,
+                    )
+                    + format_html_join("", '<tr><th scope="row">{}</th><td>{}</td></tr>', fields),
+                )
+                for title, fields in config_summary(obj.config)
+            ),
+        )
+        return format_html('<table class="config-summary" id="config-summary">{}</table>', rows)
 
 
 @admin.register(ConsoleAuditEntry)

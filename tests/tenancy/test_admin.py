@@ -1,5 +1,7 @@
 """Partner onboarding in the admin of the public host goes through partner_provision."""
 
+import html
+
 import pytest
 from django.test import Client
 
@@ -51,8 +53,9 @@ def test_the_admin_shows_configuration_errors_per_field(staff: Client) -> None:
     page = response.content.decode()  # type: ignore[attr-defined]
     assert "Marke › Farben › Schaltfläche: Bitte eine Farbe als #rgb, #rrggbb oder #rrggbbaa angeben." in page
     assert (
-        "Marke › Ausrichtung der Überschriften: Bitte eine der angebotenen Möglichkeiten wählen: &#x27;left&#x27;, &#x27;center&#x27; oder &#x27;right&#x27;."
-        in page
+        "Marke › Ausrichtung der Überschriften: „justify“ ist nicht möglich. Bitte eine der angebotenen "
+        "Möglichkeiten wählen: Links („left“), Mittig („center“) oder Rechts („right“)."
+        in html.unescape(page)
     )
     assert not Partner.objects.filter(subdomain="admin-neu").exists()
 

@@ -87,3 +87,56 @@ def test_only_a_preview_page_may_be_framed_and_only_by_the_console_host(
     assert "X-Frame-Options" not in preview
     assert "frame-ancestors 'none'" in live["Content-Security-Policy"]
     assert live["X-Frame-Options"] == "DENY"
+
+
+def test_a_configuration_version_reads_in_german(staff: Client) -> None:
+    # given: a partner whose published configuration has prices, a choice and HTML
+    partner = partner_provision(
+        subdomain="fassung",
+        name="Fassung GmbH",
+        frontend_active=False,
+        config={
+            "item_alignment": "left",
+            "impressum_details": "<p>Fassung GmbH</p><p>Hauptstraße 1</p>",
+            "fees": [{"legislation_year": 2026, "vehicle_class": "M1", "client_fee": "85.5"}],
+        },
+    )
+
+    # when: the operator opens the versions' list and the first version
+    listing = staff.get(
+        f"/admin/tenants/configversion/?partner__id__exact={partner.pk}", HTTP_HOST="localhost"
+    )
+    version = partner.config_versions.get(number=1)
+    page = staff.get(f"/admin/tenants/configversion/{version.pk}/change/", HTTP_HOST="localhost")
+
+    # then: German names, the configuration per section by the form's titles, values in words
+    listed = html.unescape(listing.content.decode())
+    assert listing.status_code == 200
+    assert "Konfigurationsversion" in listed and "config version" not in listed
+    for column in ("Nummer", "Stand", "Veröffentlicht am", "Autor", "Notiz"):
+        assert f">{column}<" in listed or f">{column}</a>" in listed, column
+    shown = html.unescape(page.content.decode())
+    summary = shown[shown.index('id="config-summary"') :]
+    summary = summary[: summary.index("</table>")]
+    for label in ("Veröffentlicht am", "Angelegt am", "Kopie von Version", "Notiz", "Konfiguration"):
+        assert label in shown, label
+    for english in ("Published at", "Created at", "Copied from", "Number:", "Note:"):
+        assert english not in shown, english
+    assert re.search(r">Marke</h3>.*>Ausrichtung der Überschriften</th><td>Links<", summary, re.S)
+    assert ">Impressum</th><td>Fassung GmbH Hauptstraße 1<" in summary
+    assert ">Preise › Nr. 1 › Prämie je Fahrzeug (€, netto)</th><td>85,50<" in summary
+    assert ">Punkt hinter Überschriften</th><td>nein<" in summary
+    # no configuration key and no JSON
+    assert not re.findall(r"\b[a-z]+_[a-z_]+\b", re.sub(r"<[^>]+>", " ", summary))
+    assert '"item_alignment"' not in shown
+
+
+def test_the_partner_page_shows_no_internal_schema_name(staff: Client, partner: Partner) -> None:
+    page = html.unescape(
+        staff.get(f"/admin/tenants/partner/{partner.pk}/change/", HTTP_HOST="localhost").content.decode()
+    )
+
+    assert partner.schema_name == "p_seite"
+    assert "p_seite" not in page and "Datenbankschema" not in page
+    # the configuration widget's "Select..." is put into German by the console's script
+    assert "console/jsonform-de.js" in page

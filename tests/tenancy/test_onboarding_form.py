@@ -199,7 +199,8 @@ def test_messages_are_put_on_the_fields_of_the_form(staff: Client) -> None:
     assert any("Zu wenig Kontrast" in m for m in errors["marke§colors§text"])
     assert errors["texte§finish§redirect_url"] == ["Bitte eine http(s)-Adresse angeben."]
     assert errors["marke§item_alignment"] == [
-        "Bitte eine der angebotenen Möglichkeiten wählen: 'left', 'center' oder 'right'."
+        "„justify“ ist nicht möglich. Bitte eine der angebotenen Möglichkeiten wählen: "
+        "Links („left“), Mittig („center“) oder Rechts („right“)."
     ]
     assert (
         "Texte › Abschlussseite › Weiterleitung nach Abschluss (URL): Bitte eine http(s)-Adresse angeben."
@@ -222,6 +223,41 @@ def test_json_import_replaces_the_form_and_export_gives_it_back(staff: Client) -
     exported = staff.get(f"/admin/tenants/partner/{partner.pk}/export/", HTTP_HOST="localhost")
     assert exported["Content-Disposition"] == 'attachment; filename="formular-v1.json"'
     assert json.loads(exported.content) == partner.config
+
+
+@pytest.mark.django_db
+def test_an_imports_wrong_choices_are_named_by_their_german_labels(staff: Client) -> None:
+    imported = {
+        "gender_option": 4,
+        "pages": {"payment": {"payment_option": "CASH"}},
+        "partneradvertisement": {"type": "video"},
+        "font_family": "Comic Sans",
+    }
+
+    response = add(staff, config_group(config_normalise({})), config_import=json.dumps(imported))
+
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert (
+        "Anmeldung und Kundenportal › Angebotene Anreden: „4“ ist nicht möglich. Bitte eine der angebotenen "
+        "Möglichkeiten wählen: Frau, Herr („1“), Frau, Herr, divers („2“) oder Frau, Herr, divers, keine "
+        "Angabe („3“)." in page
+    )
+    assert (
+        "Auszahlungskonto › Auszahlungsseite › Auszahlungsart: „CASH“ ist nicht möglich. Bitte eine der angebotenen "
+        "Möglichkeiten wählen: Keine Auszahlungsdaten abfragen („NONE“), Bankkonto („BANK“), Ladekarte "
+        "(„CHARGECARD“), Bankkonto oder Ladekarte („BANKORCHARGECARD“) oder Bankkonto, Ladekarte optional "
+        "(„BANKANDOPTIONALCHARGECARD“)." in page
+    )
+    assert (
+        "„video“ ist nicht möglich. Bitte eine der angebotenen Möglichkeiten wählen: Bild („image“)" in page
+    )
+    # a font has no other name: its own, quoted
+    assert (
+        "„Comic Sans“ ist nicht möglich. Bitte eine der angebotenen Möglichkeiten wählen: „Open Sans“" in page
+    )
+    assert "'BANK'" not in page and "Input should be" not in page
+    assert not Partner.objects.filter(subdomain="formular").exists()
 
 
 @pytest.mark.django_db

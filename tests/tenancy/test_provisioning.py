@@ -1,4 +1,5 @@
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,10 @@ def test_create_partner_command_reports_field_errors(tmp_path: Path) -> None:
 
     with pytest.raises(
         CommandError,
-        match="config: gender_option: Bitte eine der angebotenen Möglichkeiten wählen: 1, 2 oder 3",
+        match=re.escape(
+            "config: gender_option: „9“ ist nicht möglich. Bitte eine der angebotenen Möglichkeiten wählen: "
+            "Frau, Herr („1“)"
+        ),
     ):
         call_command("create_partner", "solar2", "Solar", "--config", str(config_file))
 

@@ -200,7 +200,16 @@ export function useAuditTexts() {
     return text;
   };
 
+  const options = (names: Record<string, string>) =>
+    Object.entries(names)
+      .map(([code, label]) => ({ value: code, label }))
+      .sort((a, b) => a.label.localeCompare(b.label, language));
+
   return {
+    /** The filters' choices: every action and object type by its name, the code as the value. */
+    actionOptions: options(texts.actions),
+    // "sub_partner" and "single_deal" are older entries' object types, named like the model's
+    objectOptions: options(Object.fromEntries(Object.entries(texts.objects).filter(([code]) => code.includes(".")))),
     action: (code: string) => texts.actions[code] ?? code,
     object: (type: string, id: string) => `${texts.objects[type] ?? type}${id ? ` #${id}` : ""}`,
     /** "field: before → after" for the fields that differ, each field by its name. */

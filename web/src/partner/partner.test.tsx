@@ -802,9 +802,33 @@ describe("staff, audit, dashboard", { timeout: 90_000 }, () => {
     });
     renderAt("/partner/audit");
     // in German, not as the server's codes (issue 49)
-    expect(await screen.findByText("Unterpartner geändert")).toBeInTheDocument();
+    expect(await screen.findByText("Unterpartner geändert", { selector: ":not(option)" })).toBeInTheDocument();
     expect(screen.getByText("Provision in %: 10,00 → 12,00")).toBeInTheDocument();
     expect(screen.getByText("Unterpartner #1")).toBeInTheDocument();
+  });
+
+  it("the audit log is filtered by actions and objects offered by their German names", async () => {
+    const calls = stubPartnerApi({
+      ...loggedIn(),
+      [`GET ${API}audit/`]: () => ({ body: { count: 0, page: 1, page_size: 50, results: [] } }),
+    });
+    renderAt("/partner/audit");
+    const action = await screen.findByTestId("audit-action");
+    const names = within(action)
+      .getAllByRole("option")
+      .map((option) => option.textContent ?? "");
+    expect(names).toContain("Unterpartner angelegt");
+    expect(names[0]).toBe("Alle Aktionen");
+    // no code is offered as it is (sub_partner.create, operations.subpartner)
+    expect(names.filter((name) => /^[a-z_]+\.[a-z_]+$/.test(name))).toEqual([]);
+    fireEvent.change(action, { target: { value: "sub_partner.create" } });
+    await waitFor(() => expect(lastCall(calls, `${API}audit/`).query.get("action")).toBe("sub_partner.create"));
+    const object = screen.getByTestId("audit-object");
+    expect(within(object).getByRole("option", { name: "Unterpartner" })).toBeInTheDocument();
+    expect(within(object).queryByRole("option", { name: "operations.subpartner" })).toBeNull();
+    fireEvent.change(object, { target: { value: "operations.subpartner" } });
+    await waitFor(() => expect(lastCall(calls, `${API}audit/`).query.get("object_type")).toBe("operations.subpartner"));
+    expect(currentLocation()).toContain("action=sub_partner.create");
   });
 
   it("the dashboard asks for its period and sub-partner and draws the charts; an empty period says so", async () => {

@@ -24,10 +24,13 @@
     "Set": "Übernehmen",
     "Select file": "Datei auswählen",
     "Change file": "Datei ändern",
+    // a choice field's empty entry and a multiple choice's placeholder
+    "Select...": "Bitte wählen …",
   };
 
   function translate(root) {
-    var nodes = root.querySelectorAll(".rjf-form-wrapper button, .rjf-form-wrapper [title], .rjf-form-wrapper .rjf-collapsed-indicator");
+    var nodes = root.querySelectorAll(".rjf-form-wrapper button, .rjf-form-wrapper [title], .rjf-form-wrapper .rjf-collapsed-indicator, " +
+        ".rjf-form-wrapper option, .rjf-form-wrapper .rjf-multiselect-field-input-placeholder");
     for (var i = 0; i < nodes.length; i++) {
       var node = nodes[i];
       var title = node.getAttribute("title");

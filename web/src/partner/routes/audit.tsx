@@ -3,6 +3,7 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Paper from "@mui/material/Paper";
 import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import type { GridColDef } from "@mui/x-data-grid";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,6 @@ import { useTranslation } from "react-i18next";
 import { type AuditEntry, useAudit } from "../api/admin";
 import { can } from "../api/auth";
 import { EXPORTS } from "../api/exports";
-import { ListSearch } from "../components/list-search";
 import { Forbidden, QueryError } from "../components/query-error";
 import { GridEmpty, ServerGrid } from "../components/server-grid";
 import { dateTime } from "../lib/format";
@@ -74,16 +74,20 @@ function AuditPage() {
         {t("audit.title")}
       </Typography>
       <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ mb: 2 }}>
-        <ListSearch
+        <FilterSelect
           label={t("audit.filterObject")}
+          all={t("audit.allObjects")}
           value={query.get("object_type") ?? ""}
-          onSearch={(object_type) => set({ object_type })}
+          options={labels.objectOptions}
+          onChange={(object_type) => set({ object_type })}
           testid="audit-object"
         />
-        <ListSearch
+        <FilterSelect
           label={t("audit.filterAction")}
+          all={t("audit.allActions")}
           value={query.get("action") ?? ""}
-          onSearch={(action) => set({ action })}
+          options={labels.actionOptions}
+          onChange={(action) => set({ action })}
           testid="audit-action"
         />
         {(["csv", "xlsx"] as const).map((kind) => (
@@ -122,5 +126,44 @@ function AuditPage() {
         </Paper>
       )}
     </Box>
+  );
+}
+
+/** A filter by the log's codes, offered by their names (the server filters by the code). A code
+ * in the address that has no name yet stays selectable as it is. */
+function FilterSelect({
+  label,
+  all,
+  value,
+  options,
+  onChange,
+  testid,
+}: {
+  label: string;
+  all: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+  testid: string;
+}) {
+  const shown =
+    value && !options.some((option) => option.value === value) ? [...options, { value, label: value }] : options;
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      sx={{ flex: 1, minWidth: 200 }}
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true }, htmlInput: { "data-testid": testid } }}
+    >
+      <option value="">{all}</option>
+      {shown.map((option) => (
+        <option key={option.value} value={option.value}>
+          {option.label}
+        </option>
+      ))}
+    </TextField>
   );
 }
