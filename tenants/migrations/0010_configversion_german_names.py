@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tenants', '0008_quota_years_n2_n3_energy'),
+        ('tenants', '0009_reflow_partner_html'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
