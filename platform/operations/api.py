@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
+from common.partner_config import PartnerConfig
 from config.i18n import request_language
 from config.text import CleanText
 from operations import selectors, services
@@ -19,7 +20,6 @@ from staff.auth import staff_auth, staff_role
 from staff.errors import NOT_FOUND, StaffError
 from staff.models import StaffMember
 from staff.schemas import DetailOut
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 
 router = Router(tags=["partner"])

@@ -10,12 +10,12 @@ from django.http import FileResponse, HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
 
+from common.partner_config import PartnerConfig
 from common.tables import XLSX_CONTENT_TYPE, xlsx_file
 from quota import partner_selectors as selectors
 from quota.partner_api import REFUSALS, ApplicationFilterQuery, writers
 from staff.audit import audit_record
 from staff.models import StaffMember
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 
 router = Router(tags=["partner"])
