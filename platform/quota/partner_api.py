@@ -15,6 +15,7 @@ from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
 from common.partner_config import PartnerConfig
+from common.schemas import DetailOut
 from config.i18n import request_language
 from config.text import CleanMultiline
 from operations import errors as ops_errors
@@ -41,7 +42,6 @@ from staff.audit import audit_record
 from staff.auth import staff_auth, staff_role
 from staff.errors import NOT_FOUND, StaffError
 from staff.models import StaffMember
-from staff.schemas import DetailOut
 from tenants.middleware import request_partner
 from tenants.models import Partner
 

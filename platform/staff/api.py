@@ -24,6 +24,7 @@ from django_otp.models import Device
 from ninja import Query, Router, Status
 
 from accounts.models import User
+from common.schemas import DetailOut
 from common.tables import XLSX_CONTENT_TYPE, Column, csv_file, xlsx_file
 from config.client import client_ip
 from config.i18n import request_language
@@ -43,7 +44,6 @@ from staff.models import AuditEntry, StaffInvite, StaffMember
 from staff.schemas import (
     AuditFilters,
     AuditPageOut,
-    DetailOut,
     EnrolledOut,
     InviteInfoOut,
     InviteOut,

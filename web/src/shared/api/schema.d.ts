@@ -2115,12 +2115,15 @@ export interface components {
             /** Is Eon Partner */
             is_eon_partner: boolean;
         };
-        /** DetailOut */
+        /**
+         * DetailOut
+         * @description A message, with the error code of the catalogue where the answer has one.
+         */
         DetailOut: {
             /** Detail */
             detail: string;
             /** Error Code */
-            error_code?: string | null;
+            error_code?: string;
         };
         /**
          * BotCheckChallengeOut
