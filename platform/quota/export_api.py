@@ -10,6 +10,7 @@ from django.http import FileResponse, HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
 
+from common.downloads import download_answer
 from common.partner_config import PartnerConfig
 from common.tables import XLSX_CONTENT_TYPE, xlsx_file
 from quota import partner_selectors as selectors
@@ -25,9 +26,7 @@ router = Router(tags=["partner"])
     "/quota_applications/export.xlsx",
     auth=writers,
     response={200: None, **REFUSALS},
-    openapi_extra={
-        "responses": {200: {"description": "XLSX, one sheet", "content": {XLSX_CONTENT_TYPE: {}}}}
-    },
+    openapi_extra=download_answer("XLSX, one sheet", XLSX_CONTENT_TYPE),
 )
 def partner_application_export_xlsx(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner = request_partner(request)

@@ -14,6 +14,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
+from common.downloads import download_answer
 from common.partner_config import PartnerConfig
 from common.schemas import DetailOut
 from config.i18n import request_language
@@ -375,9 +376,7 @@ def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
     "/quota_applications/export.csv",
     auth=writers,
     response={200: None, **REFUSALS},
-    openapi_extra={
-        "responses": {200: {"description": "CSV (UTF-8 with BOM, `;`)", "content": {"text/csv": {}}}}
-    },
+    openapi_extra=download_answer("CSV (UTF-8 with BOM, `;`)", "text/csv"),
 )
 def partner_application_export(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner, config = _partner(request)

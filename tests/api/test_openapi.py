@@ -46,6 +46,20 @@ def test_the_400_shape_covers_field_errors_and_details(schema: dict[str, Any]) -
     assert schema["components"]["schemas"]["ErrorDetail"]["required"] == ["detail"]
 
 
+def test_every_success_answer_names_its_schema(schema: dict[str, Any]) -> None:
+    # A content type without a schema leaves the generated client an `unknown`: a file
+    # download says its body is bytes (common.downloads.download_answer), JSON its shape.
+    missing = [
+        (method, path, status, content_type)
+        for method, path, op in operations(schema)
+        for status, answer in op["responses"].items()
+        if str(status).startswith("2")
+        for content_type, body in answer.get("content", {}).items()
+        if not body.get("schema")
+    ]
+    assert missing == []
+
+
 def test_the_upload_and_the_resubmit_document_their_form_bodies(schema: dict[str, Any]) -> None:
     upload = schema["paths"]["/api/bev_registrations/"]["post"]["requestBody"]["content"]
     resubmit_path = "/api/end_user_portal/quota_applications/{application_id}/duplicate_for_new_period/"
