@@ -17,7 +17,6 @@ from accounts.schemas import (
     AccountCreateIn,
     BotCheckChallengeOut,
     CodeVerifyIn,
-    DetailOut,
     ErrorOut,
     LinkVerifyIn,
     LoginSendIn,
@@ -37,6 +36,7 @@ from accounts.schemas import (
     TokensWrappedOut,
 )
 from accounts.tokens import partner_auth, tokens_issue
+from common.schemas import DetailOut
 from config.client import client_ip as _client_ip
 from config.errors import FieldError
 from config.i18n import request_language

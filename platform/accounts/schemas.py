@@ -92,10 +92,6 @@ class TokensWrappedOut(Schema):
     user_id: int
 
 
-class DetailOut(Schema):
-    detail: str
-
-
 class BotCheckChallengeOut(Schema):
     """A proof-of-work challenge in the shape the altcha widget and the portal's solver read."""
 

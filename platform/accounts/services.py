@@ -52,9 +52,9 @@ from accounts.tokens import (
     refresh_token_validate,
     tokens_issue,
 )
+from common.partner_config import PartnerConfig
 from config.metrics import LOGINS
 from privacy.consents import consent_record_signup
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner, is_local_host
 
 CODE_PATTERN_LENGTH = 6

@@ -40,9 +40,11 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import F, Q
 from django.utils import timezone
-from django_tenants.utils import get_public_schema_name
+from django_tenants.utils import get_public_schema_name, schema_context
 
 from authority.models import DoubleRegistration, VehicleClaim
+from quota.models import QuotaApplication
+from tenants.models import Partner
 
 _NOT_VIN = re.compile(r"[\s\-.]")
 
@@ -60,8 +62,6 @@ def vin_hash(vin: str) -> str:
 
 
 def _partner_id(schema_name: str) -> int:
-    from tenants.models import Partner
-
     return int(Partner.objects.values_list("pk", flat=True).get(schema_name=schema_name))
 
 
@@ -276,10 +276,6 @@ def owner_erasure_release(*, schema_name: str, user_id: int, **signal_data: obje
     """Receiver of privacy.signals.erasure (sent inside the erasure's transaction, before the
     owner's rows go): frees the entries of the owner's applications that had not reached the
     authority yet. Returns how many were freed."""
-    from django_tenants.utils import schema_context
-
-    from quota.models import QuotaApplication
-
     with schema_context(schema_name):
         ids = list(
             QuotaApplication.objects.filter(registration__owner_id=user_id)

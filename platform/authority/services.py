@@ -34,8 +34,9 @@ from authority.models import (
     DoubleRegistration,
 )
 from config.text import text_clean
+from quota import catalogue
 from quota.models import QuotaApplication, QuotaStatus
-from quota.services import QuotaError, quota_application_move
+from quota.services import DOUBLE_REGISTRATION_REASON, QuotaError, quota_application_move
 from tenants.models import Partner
 
 READY_STATUS = package.READY_STATUS
@@ -443,8 +444,6 @@ class ConflictSide:
 
 
 def _side(role: str, partner: Partner, application_id: int) -> ConflictSide:
-    from quota import catalogue
-
     side = ConflictSide(role=role, partner=partner, application_id=application_id)
     item = (
         AuthoritySubmissionItem.objects.filter(partner=partner, application_id=application_id)
@@ -490,8 +489,6 @@ def double_registration_decide(*, conflict: DoubleRegistration, actor: User | No
     vehicle (the authority certifies only the first submission per vehicle and year); the other
     one becomes `qa_double_registration` with the owner's reason, and its claim is released.
     Refused while neither was submitted. Returns the side that keeps the vehicle."""
-    from quota.services import DOUBLE_REGISTRATION_REASON
-
     with transaction.atomic():
         conflict = DoubleRegistration.objects.select_for_update().get(pk=conflict.pk)
         if conflict.status != DoubleRegistration.Status.OPEN:
@@ -503,16 +500,15 @@ def double_registration_decide(*, conflict: DoubleRegistration, actor: User | No
         lost = sides[1] if kept is sides[0] else sides[0]
         with schema_context(lost.partner.schema_name):
             application = QuotaApplication.objects.filter(pk=lost.application_id).first()
-            if application is not None:
-                from quota import catalogue
-
-                if QuotaStatus.DOUBLE_REGISTRATION in catalogue.allowed_moves(application.status):
-                    quota_application_move(
-                        application=application,
-                        status=QuotaStatus.DOUBLE_REGISTRATION,
-                        actor=None,
-                        reason=DOUBLE_REGISTRATION_REASON.format(year=conflict.legislation_year),
-                    )
+            if application is not None and QuotaStatus.DOUBLE_REGISTRATION in catalogue.allowed_moves(
+                application.status
+            ):
+                quota_application_move(
+                    application=application,
+                    status=QuotaStatus.DOUBLE_REGISTRATION,
+                    actor=None,
+                    reason=DOUBLE_REGISTRATION_REASON.format(year=conflict.legislation_year),
+                )
             registry.vehicle_release(application_id=lost.application_id)
         DoubleRegistration.objects.filter(pk=conflict.pk).update(
             status=DoubleRegistration.Status.DECIDED,

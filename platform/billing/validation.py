@@ -10,8 +10,8 @@ from schwifty.exceptions import SchwiftyException
 from stdnum.de import stnr, vat
 
 from billing import errors
+from common.partner_config import PartnerConfig
 from config.text import contains_emoji, text_problem
-from tenants.config_schema import PartnerConfig
 
 TEXT_FIELDS = (
     "first_name", "last_name", "street_name", "street_number", "postal_code", "city", "account_name",

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
+from common.schemas import DetailOut
 from config.text import CleanText
 from integrations import selectors, services
 from integrations.errors import IntegrationError
@@ -26,7 +27,6 @@ from integrations.schemas import (
 from staff.auth import staff_role
 from staff.errors import NOT_FOUND, StaffError
 from staff.models import StaffMember
-from staff.schemas import DetailOut
 
 router = Router(tags=["partner"])
 admin_only = staff_role(StaffMember.Role.PARTNER_ADMIN)

@@ -11,6 +11,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
+from common.partner_config import PartnerConfig
+from common.schemas import DetailOut
 from config.i18n import request_language
 from config.text import CleanText
 from operations import selectors, services
@@ -18,8 +20,6 @@ from operations.models import SingleDeal, SubPartner
 from staff.auth import staff_auth, staff_role
 from staff.errors import NOT_FOUND, StaffError
 from staff.models import StaffMember
-from staff.schemas import DetailOut
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 
 router = Router(tags=["partner"])

@@ -65,7 +65,7 @@ DEAL_REFUSALS = {
 
 def single_deal_ceiling_refusal(deal: SingleDeal, *, year: int, vehicle_class: str) -> str | None:
     """The message when the deal's price is above the platform's ceiling for this vehicle's
-    class and year (tenants.payout_bounds): a deal may cover trucks and still not pay a car
+    class and year (common.payout_bounds): a deal may cover trucks and still not pay a car
     a truck's price. None when within."""
     ceiling = payout_max(year, vehicle_class)
     if deal.price_net <= ceiling:

@@ -26,6 +26,7 @@ from accounts.models import User, canonical_name
 from accounts.services import end_user_get_or_create
 from authority.registry import vehicle_release
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from operations import archive as zip_check
 from operations.models import BulkUpload, BulkUploadItem
 from operations.owner_csv import OwnerRows, owner_data_validate, owner_rows_parse
@@ -35,7 +36,6 @@ from registrations import errors as scan_errors
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
 from registrations.services import B2B_SOURCE, registration_create, registration_lock
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)

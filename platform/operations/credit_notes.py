@@ -32,11 +32,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from operations.document_models import DocumentCounter, DocumentKind, PayoutDocument, VatMode
 from operations.models import SettlementBatch, SettlementItem
 from privacy.models import ConsentRecord
 from quota.models import QuotaStatus, StatusChange
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tenants.quota_years import quota_year
 

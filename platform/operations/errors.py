@@ -19,7 +19,7 @@ CAP_BELOW_USED = "OPS009"  # the cap is below the vehicles the deal covers alrea
 DEAL_UNKNOWN = "OPS010"  # the moves call names a single deal that does not exist
 MOVE_BODY = "OPS011"  # the moves call needs either a status or a single_deal
 APPLICATION_UNKNOWN = "OPS012"  # an id of the moves call that is not an application here
-PRICE_OUT_OF_BOUNDS = "OPS013"  # a deal price outside the platform's bounds (tenants.payout_bounds)
+PRICE_OUT_OF_BOUNDS = "OPS013"  # a deal price outside the platform's bounds (common.payout_bounds)
 
 MESSAGES: dict[str, tuple[str, str]] = {
     NAME_MISSING: ("Bitte geben Sie einen Namen ein.", "Please enter a name."),

@@ -20,6 +20,7 @@ from ninja import Router
 from qrcode.image.svg import SvgPathFillImage
 
 from common.downloads import download_answer
+from common.partner_config import PartnerConfig
 from common.tables import XLSX_CONTENT_TYPE, Column, csv_bytes, xlsx_file
 from operations import reports
 from operations.models import BulkUpload, BulkUploadItem, SettlementBatch, SubPartner
@@ -27,7 +28,6 @@ from operations.schemas import BulkUploadYearsOut, SubPartnerLinkOut
 from quota.models import QuotaApplication
 from staff.audit import audit_record
 from staff.auth import staff_auth, staff_role
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import partner_site_url, request_partner
 from tenants.quota_years import allowed_registration_years
 

@@ -23,6 +23,7 @@ from text_unidecode import unidecode
 from billing.masking import iban_masked
 from billing.models import Client
 from common.downloads import download_answer
+from common.partner_config import PartnerConfig
 from config.crypto import encrypted_fields
 from config.text import CleanText
 from operations import bulk, settlement
@@ -48,7 +49,6 @@ from quota import catalogue
 from quota.models import QuotaApplication
 from staff.audit import audit_record
 from staff.auth import staff_role
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.models import Partner
 from tenants.quota_years import allowed_registration_years, year_closed_message

@@ -19,7 +19,7 @@ from django.core.validators import validate_email
 from text_unidecode import unidecode
 
 from billing.validation import client_validate
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 
 MAX_BYTES = 5 * 1024 * 1024
 

@@ -11,6 +11,7 @@ from django.db.models import Count, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
+from common.partner_config import PartnerConfig
 from config.i18n import Language
 from operations import dashboard
 from operations.models import CENT, SingleDeal, SubPartner
@@ -19,7 +20,6 @@ from quota.amounts import fee_schedule, payout_amounts
 from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, QuotaStatus
 from quota.services import application_day_counts_compacted
 from quota.tasks import application_day_counts_compact_run
-from tenants.config_schema import PartnerConfig
 
 
 def sub_partner_list(*, q: str = "") -> QuerySet[SubPartner]:

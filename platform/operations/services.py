@@ -15,12 +15,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils.text import slugify
 
+from common.payout_bounds import german_euros, payout_max_any
 from operations import errors
 from operations.attribution import single_deal_vehicles_used
 from operations.errors import OperationsError
 from operations.models import CENT, KEY_PATTERN, SingleDeal, SubPartner
 from staff.audit import audit_record
-from tenants.payout_bounds import german_euros, payout_max_any
 
 # ---- sub-partners and single deals (the partner area; every write audited) ----
 
@@ -150,7 +150,7 @@ def _deal_clean(data: dict[str, Any], *, instance: SingleDeal | None) -> dict[st
         clean["vehicle_cap"] = cap
     priced: Decimal | None = clean.get("price_net", instance.price_net if instance is not None else None)
     if priced is not None and ("price_net" in clean or "legislation_years" in clean):
-        # The platform's bounds (tenants.payout_bounds): a deal covers vehicles of any class,
+        # The platform's bounds (common.payout_bounds): a deal covers vehicles of any class,
         # so the highest class ceiling of its years; the settlement holds each vehicle to its
         # own class.
         years = clean.get("legislation_years", instance.legislation_years if instance is not None else [])

@@ -21,14 +21,14 @@ from django.utils import timezone
 from accounts.models import User
 from billing.models import Client
 from billing.validation import HOLDER, iban_check
+from common.partner_config import PartnerConfig
+from common.payout_bounds import german_euros, payout_in_bounds, payout_max
 from operations import sepa
 from operations.credit_notes import payout_documents_issue
 from operations.models import SettlementBatch, SettlementItem, SettlementSettings
 from quota.amounts import application_amounts, fee_schedule
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import QuotaError, quota_application_move
-from tenants.config_schema import PartnerConfig
-from tenants.payout_bounds import german_euros, payout_in_bounds, payout_max
 
 CENT = Decimal("0.01")
 MAX_APPLICATIONS = 10_000
@@ -195,7 +195,7 @@ def settlement_batch_create(
                     }
                 )
             elif not payout_in_bounds(amounts.net, application.legislation_year, vehicle_class):
-                # The platform's bounds per year and class (tenants.payout_bounds): never paid.
+                # The platform's bounds per year and class (common.payout_bounds): never paid.
                 ceiling = german_euros(payout_max(application.legislation_year, vehicle_class))
                 skipped.append(
                     {

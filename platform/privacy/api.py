@@ -10,10 +10,10 @@ from ninja import Router, Status
 
 from accounts.tokens import partner_auth
 from common.downloads import download_answer
+from common.schemas import DetailOut
 from privacy import services
 from privacy.errors import PrivacyError
 from privacy.schemas import (
-    DetailOut,
     ErasureConfirmIn,
     PartnerErasureIn,
     PartnerErasureLookupIn,
@@ -23,7 +23,6 @@ from privacy.schemas import (
 )
 from staff.auth import staff_role
 from staff.models import StaffMember
-from staff.schemas import DetailOut as StaffDetailOut
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import Partner
 
@@ -121,7 +120,7 @@ def erasure_confirm(request: HttpRequest, payload: ErasureConfirmIn) -> Any:
 # ---------------------------------------------------------------- partner area (partner admins)
 
 admin_only = staff_role(StaffMember.Role.PARTNER_ADMIN)
-PARTNER_REFUSALS: dict[int | str, Any] = {401: StaffDetailOut, 403: PrivacyErrorOut, 404: PrivacyErrorOut}
+PARTNER_REFUSALS: dict[int | str, Any] = {401: DetailOut, 403: PrivacyErrorOut, 404: PrivacyErrorOut}
 PARTNER_ERASED = "Das Kundenkonto und seine Daten wurden gelöscht."
 
 

@@ -27,8 +27,8 @@ from django.db.models import Min, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import User
+from common.partner_config import DocumentPage, PartnerConfig
 from privacy.models import ConsentRecord
-from tenants.config_schema import DocumentPage, PartnerConfig
 from themes.texts import FIXED_DE
 
 Kind = ConsentRecord.Kind

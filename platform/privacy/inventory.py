@@ -25,6 +25,9 @@ from django.apps import apps
 from django.db.models import Model, Q, QuerySet
 
 from accounts.models import User
+from billing.models import Client
+from quota.models import QuotaApplication
+from registrations.models import BevRegistration
 
 Erasure = Literal["deleted", "cleared", "pseudonymised"]
 
@@ -50,10 +53,6 @@ class Holding:
 def owner_objects(user: User) -> Q:
     """Audit entries about the owner's own objects: the account, registrations, applications,
     billing data. Evaluated while those rows still exist."""
-    from billing.models import Client
-    from quota.models import QuotaApplication
-    from registrations.models import BevRegistration
-
     objects = {
         "accounts.user": [user.pk],
         "registrations.bevregistration": list(

@@ -30,13 +30,13 @@ from ninja_jwt.token_blacklist.models import OutstandingToken
 
 from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
+from common.partner_config import PartnerConfig, Retention
 from operations.models import SettlementBatch
 from privacy.models import DataExport, ErasureRequest, RetainedPayout
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from registrations.cleanup import scan_orphans_delete
 from registrations.models import BevRegistration, DeviceInfo
 from registrations.services import scan_originals_expire
-from tenants.config_schema import PartnerConfig, Retention
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)

@@ -6,10 +6,6 @@ from pydantic import Field
 from config.text import CleanText
 
 
-class DetailOut(Schema):
-    detail: str
-
-
 class PrivacyErrorOut(Schema):
     detail: str
     error_code: str

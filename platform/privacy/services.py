@@ -24,6 +24,10 @@ from ninja_jwt.token_blacklist.models import OutstandingToken
 from accounts.mails import mail_secret_seal
 from accounts.models import LoginCode, LoginLink, User, canonical_name
 from billing.models import Client
+from operations.bulk import bulk_items_clear
+from operations.document_models import DocumentKind, PayoutDocument
+from operations.models import SettlementBatch, SettlementItem
+from operations.settlement import ERASED_REASON
 from privacy import errors, inventory
 from privacy.errors import PrivacyError
 from privacy.models import ConsentRecord, DataExport, ErasureRequest, RetainedPayout
@@ -274,8 +278,6 @@ def _traces_clear(owner: User) -> Counter[str]:
     """What stays in rows that are not the owner's (privacy.inventory, "cleared"): a bulk
     upload's items lose the owner's CSV row, file name and refusal details, their raw files go;
     the audit log keeps that something changed and which field, not the owner's values."""
-    from operations.bulk import bulk_items_clear
-
     counts: Counter[str] = Counter()
     items = inventory.holding("operations.BulkUploadItem").queryset(owner)
     stored = [path for path in items.values_list("stored_path", flat=True) if path]
@@ -290,8 +292,6 @@ def _traces_clear(owner: User) -> Counter[str]:
 
 
 def _settlement_items_of(owner: User) -> QuerySet[Any]:
-    from operations.models import SettlementItem
-
     return SettlementItem.objects.filter(Q(owner=owner) | Q(application__registration__owner=owner))
 
 
@@ -301,9 +301,6 @@ def _settlement_items_pseudonymise(owner: User, pseudonym: str) -> Counter[str]:
     failure reason (staff may have written a name there); the amounts, number and year, the
     masked IBAN and the IBAN or card as paid (encrypted) stay. An open item of a batch not yet
     paid is failed: an erased owner is not paid (docs/privacy.md)."""
-    from operations.models import SettlementBatch, SettlementItem
-    from operations.settlement import ERASED_REASON
-
     counts: Counter[str] = Counter()
     now = timezone.now()
     items = _settlement_items_of(owner).select_for_update(of=("self",))
@@ -340,8 +337,6 @@ def _payout_documents_pseudonymise(owner: User, pseudonym: str) -> Counter[str]:
       records stays in the pseudonymised settlement item. It keeps number, dates and amounts;
       the owner's name and address are replaced by the keyed pseudonym, the VIN goes, and its
       stored PDF (which prints the name) is deleted: it is made again from the row on request."""
-    from operations.document_models import DocumentKind, PayoutDocument
-
     counts: Counter[str] = Counter()
     documents = list(
         inventory.holding("operations.PayoutDocument").queryset(owner).select_for_update(of=("self",))

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from common.partner_config import PartnerConfig
 from common.payout_bounds import DEFAULT_MAX_PER_CLASS
 from quota.models import FeeTableVersion
-from tenants.config_schema import PartnerConfig
 
 if TYPE_CHECKING:
     from quota.models import QuotaApplication

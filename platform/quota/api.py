@@ -11,13 +11,13 @@ from ninja import Query, Router, Schema, Status
 from pydantic import Field, ValidationError
 
 from accounts.tokens import partner_auth
+from common.partner_config import PartnerConfig
 from config.errors import FieldError
 from config.i18n import Language, request_language
 from config.text import CleanMultiline
 from quota import schemas, selectors, services
 from quota.amounts import fee_schedule
 from quota.models import QuotaApplication, QuotaStatus
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.models import Partner
 from tenants.quota_years import year_closed_message

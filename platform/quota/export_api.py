@@ -10,12 +10,13 @@ from django.http import FileResponse, HttpRequest
 from django.utils import timezone
 from ninja import Query, Router
 
+from common.downloads import download_answer
+from common.partner_config import PartnerConfig
 from common.tables import XLSX_CONTENT_TYPE, xlsx_file
 from quota import partner_selectors as selectors
 from quota.partner_api import REFUSALS, ApplicationFilterQuery, writers
 from staff.audit import audit_record
 from staff.models import StaffMember
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 
 router = Router(tags=["partner"])
@@ -25,9 +26,7 @@ router = Router(tags=["partner"])
     "/quota_applications/export.xlsx",
     auth=writers,
     response={200: None, **REFUSALS},
-    openapi_extra={
-        "responses": {200: {"description": "XLSX, one sheet", "content": {XLSX_CONTENT_TYPE: {}}}}
-    },
+    openapi_extra=download_answer("XLSX, one sheet", XLSX_CONTENT_TYPE),
 )
 def partner_application_export_xlsx(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner = request_partner(request)

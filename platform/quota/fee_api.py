@@ -8,12 +8,12 @@ from typing import Any, Literal
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
+from common.partner_config import PartnerConfig
+from common.schemas import DetailOut
 from config.text import CleanText
 from quota import fee_selectors, fee_services
 from staff.auth import staff_auth, staff_role
 from staff.models import StaffMember
-from staff.schemas import DetailOut
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 
 router = Router(tags=["partner"])

@@ -10,10 +10,10 @@ from typing import Any
 
 from django.utils import timezone
 
+from common.partner_config import PartnerConfig
 from common.payout_bounds import payout_max
 from quota.amounts import VEHICLE_CLASSES, FeeSchedule, FeeTableRow, FeeVersion, class_key, fee_schedule
 from quota.models import FeeTableVersion, QuotaApplication, QuotaStatus
-from tenants.config_schema import PartnerConfig
 from tenants.quota_years import open_years
 
 # Applications the next settlement batch would pay: without a price they are left out of it.

@@ -10,12 +10,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
+from common.partner_config import PartnerConfig
 from common.payout_bounds import german_euros, payout_in_bounds, payout_max
 from quota.amounts import FeeTableRow, config_fee_rows
 from quota.models import FeeTableVersion
 from staff.audit import audit_record
 from staff.models import StaffMember
-from tenants.config_schema import PartnerConfig
 
 ROW_INVALID = "FEE001"  # a row's year, class, amount or VAT mode is not valid
 OUT_OF_BOUNDS = "FEE002"  # an amount outside the platform's bounds for its year and class

@@ -14,6 +14,9 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
+from common.downloads import download_answer
+from common.partner_config import PartnerConfig
+from common.schemas import DetailOut
 from config.i18n import request_language
 from config.text import CleanMultiline
 from operations import errors as ops_errors
@@ -40,8 +43,6 @@ from staff.audit import audit_record
 from staff.auth import staff_auth, staff_role
 from staff.errors import NOT_FOUND, StaffError
 from staff.models import StaffMember
-from staff.schemas import DetailOut
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.models import Partner
 
@@ -375,9 +376,7 @@ def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
     "/quota_applications/export.csv",
     auth=writers,
     response={200: None, **REFUSALS},
-    openapi_extra={
-        "responses": {200: {"description": "CSV (UTF-8 with BOM, `;`)", "content": {"text/csv": {}}}}
-    },
+    openapi_extra=download_answer("CSV (UTF-8 with BOM, `;`)", "text/csv"),
 )
 def partner_application_export(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner, config = _partner(request)

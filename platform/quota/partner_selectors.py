@@ -22,6 +22,7 @@ from psycopg import ClientCursor
 
 from accounts.models import User
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from common.tables import Column, csv_row, headers
 from config.i18n import Language
 from integrations.models import ApplicationReference
@@ -34,7 +35,6 @@ from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication
 from registrations.files import scan_url
 from registrations.models import BevRegistration, FieldCorrection
 from registrations.services import reading_fields
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
 CENT = Decimal("0.01")

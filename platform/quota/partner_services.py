@@ -111,7 +111,7 @@ def partner_applications_move(
 
 def deal_ceiling_refusals(*, deal: SingleDeal, ids: list[int]) -> list[dict[str, Any]]:
     """The asked applications whose vehicle class and year cap a payout below the deal's price
-    (tenants.payout_bounds): id, year, class and the message; empty when all are within."""
+    (common.payout_bounds): id, year, class and the message; empty when all are within."""
     found = []
     rows = (
         QuotaApplication.objects.filter(pk__in=ids)

@@ -12,13 +12,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from config.i18n import Language
 from operations.credit_notes import card_documents
 from quota import catalogue
 from quota.amounts import FeeSchedule, application_amounts, fee_schedule
 from quota.models import QuotaApplication, StatusChange
 from registrations.files import scan_url
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tenants.quota_years import allowed_registration_years
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from authority import registry
 from billing.models import Client
+from common.partner_config import PartnerConfig
 from operations.attribution import client_attribution, single_deal_refusal
 from operations.models import SingleDeal
 from privacy.consents import consent_record_promotion, consents_record_terms
@@ -25,7 +26,6 @@ from registrations.eligibility import registration_holder_check
 from registrations.models import BevRegistration
 from registrations.vin import make_conflict
 from registrations.vin import valid as vin_valid
-from tenants.config_schema import PartnerConfig
 from tenants.quota_years import allowed_registration_years, year_closed_message
 
 VEHICLE_TAKEN = "QA001"  # this vehicle already has an application for that year

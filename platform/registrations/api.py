@@ -13,13 +13,13 @@ from pydantic import Field
 
 from accounts.tokens import PartnerAccessToken, partner_auth
 from common.downloads import download_answer
+from common.partner_config import PartnerConfig
 from config.client import client_ip
 from config.errors import FieldError
 from config.text import CleanText, form_text_check
 from registrations import errors, files, schemas, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration
-from tenants.config_schema import PartnerConfig
 from tenants.middleware import request_partner
 from tenants.quota_years import allowed_registration_years, year_closed_message
 

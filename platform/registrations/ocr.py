@@ -1,5 +1,5 @@
 """Tesseract in-process, through its C API (libtesseract, the library behind the `tesseract`
-command that pytesseract starts): one engine per process and language, loaded once.
+program): one engine per process and language, loaded once. The code's one way to Tesseract.
 
 A field is a line of a few characters: starting the `tesseract` program for it costs more than
 reading it (0.3 s of CPU to load the model, measured), and the program cannot give a whitelist
@@ -95,9 +95,6 @@ class Line:
     # per character (spaces left out): the engine's alternatives, best first, (char, 0..1)
     choices: tuple[tuple[tuple[str, float], ...], ...] = ()
     engine: str = "tesseract"
-    # the line reader's only: the same crop read by its network fine-tuned on lines cut from
-    # photographed pages (registrations.line_model.read_line), a witness to its joint VIN
-    witness: Line | None = None
 
 
 def _engine(lang: str) -> ctypes.c_void_p:

@@ -17,6 +17,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common.partner_config import PartnerConfig
 from config import metrics
 from privacy.consents import consents_record_terms
 from privacy.models import ConsentRecord
@@ -27,7 +28,6 @@ from registrations.models import SEQUENCE_NAME, BevRegistration, DeviceInfo, Fie
 from registrations.ocr_pool import CheckLimits, OcrBusy, scan_check_pooled
 from registrations.reader import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, Reading, vin_valid
 from registrations.vin import kba_check_ok
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)

@@ -24,6 +24,8 @@ from django_otp.models import Device
 from ninja import Query, Router, Status
 
 from accounts.models import User
+from common.downloads import download_answer
+from common.schemas import DetailOut
 from common.tables import XLSX_CONTENT_TYPE, Column, csv_file, xlsx_file
 from config.client import client_ip
 from config.i18n import request_language
@@ -43,7 +45,6 @@ from staff.models import AuditEntry, StaffInvite, StaffMember
 from staff.schemas import (
     AuditFilters,
     AuditPageOut,
-    DetailOut,
     EnrolledOut,
     InviteInfoOut,
     InviteOut,
@@ -382,14 +383,7 @@ def partner_audit(request: HttpRequest, filters: Query[AuditFilters]) -> Any:
 
 
 # The audit log's export (issue 49): one column list for the CSV and the XLSX (common.tables).
-EXPORT_RESPONSES = {
-    "responses": {
-        200: {
-            "description": "CSV (UTF-8 with BOM, `;`) or XLSX",
-            "content": {"text/csv": {}, XLSX_CONTENT_TYPE: {}},
-        }
-    }
-}
+EXPORT_RESPONSES = download_answer("CSV (UTF-8 with BOM, `;`) or XLSX", "text/csv", XLSX_CONTENT_TYPE)
 AUDIT_COLUMNS = [
     Column("Zeitpunkt", "datetime"), Column("Wer"), Column("Benutzer-ID", "int"), Column("Aktion"),
     Column("Objektart"), Column("Objekt-ID"), Column("Vorher"), Column("Nachher"),

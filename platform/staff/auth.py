@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from ninja.security.apikey import APIKeyCookie
 from ninja.utils import check_csrf
 
+from integrations.keys import api_key_member
 from staff.errors import CSRF_FAILED, FORBIDDEN, NO_PARTNER, NOT_SIGNED_IN, StaffError
 from staff.models import StaffMember
 from tenants.middleware import request_partner
@@ -74,8 +75,6 @@ class StaffSessionAuth(APIKeyCookie):
         if "X-API-Key" in request.headers:
             # A partner system's key (integrations.keys) instead of the session: no cookie,
             # so no CSRF; the key's scope is its role (read: viewer, write: back office).
-            from integrations.keys import api_key_member
-
             acting = api_key_member(request)
             if self.roles and acting.role not in self.roles:
                 raise StaffError(FORBIDDEN, status=403)

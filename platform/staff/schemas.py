@@ -145,11 +145,6 @@ class AuditFilters(Schema):
     created_to: str | None = Field(None, pattern=ISO_DAY, description="YYYY-MM-DD, inclusive")
 
 
-class DetailOut(Schema):
-    detail: str
-    error_code: str | None = None
-
-
 class WaitOut(Schema):
     detail: str
     error_code: str | None = None

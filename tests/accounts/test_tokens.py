@@ -234,6 +234,8 @@ def test_logout_revokes_the_refresh_token(client: Client, owner: User, autohaus:
     )
 
     assert out.status_code == 200
+    # the spec's shape: a message, no error code (not even a null one)
+    assert out.json() == {"detail": "Abgemeldet."}
     assert after.status_code == 401
 
 

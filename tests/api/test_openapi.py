@@ -3,10 +3,11 @@ reads from it is what the API does."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from django.test import Client
+from pydantic import BaseModel
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,20 @@ def test_the_400_shape_covers_field_errors_and_details(schema: dict[str, Any]) -
     assert schema["components"]["schemas"]["ErrorDetail"]["required"] == ["detail"]
 
 
+def test_every_success_answer_names_its_schema(schema: dict[str, Any]) -> None:
+    # A content type without a schema leaves the generated client an `unknown`: a file
+    # download says its body is bytes (common.downloads.download_answer), JSON its shape.
+    missing = [
+        (method, path, status, content_type)
+        for method, path, op in operations(schema)
+        for status, answer in op["responses"].items()
+        if str(status).startswith("2")
+        for content_type, body in answer.get("content", {}).items()
+        if not body.get("schema")
+    ]
+    assert missing == []
+
+
 def test_the_upload_and_the_resubmit_document_their_form_bodies(schema: dict[str, Any]) -> None:
     upload = schema["paths"]["/api/bev_registrations/"]["post"]["requestBody"]["content"]
     resubmit_path = "/api/end_user_portal/quota_applications/{application_id}/duplicate_for_new_period/"
@@ -66,3 +81,42 @@ def test_the_served_document_is_the_completed_one(db: None) -> None:
 
     assert "ErrorDetail" in served["components"]["schemas"]
     assert 401 in {int(code) for code in served["paths"]["/api/clients/"]["post"]["responses"]}
+
+
+def schema_classes(annotation: Any, found: dict[str, set[str]]) -> None:
+    """Every pydantic model an annotation names, itself and through its fields, by the name
+    it gets in the document's components."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        where = f"{annotation.__module__}.{annotation.__qualname__}"
+        seen = found.setdefault(annotation.__name__, set())
+        if where in seen:
+            return
+        seen.add(where)
+        for field in annotation.model_fields.values():
+            schema_classes(field.annotation, found)
+        return
+    for argument in get_args(annotation):
+        schema_classes(argument, found)
+
+
+def test_one_class_per_component_name() -> None:
+    # The document names a component by its class's name only: two classes of one name (three
+    # apps' DetailOut once) become one component, and the generated client types every answer
+    # of both by whichever class came last.
+    from config.api import api
+
+    # given every schema an operation reads or answers with
+    found: dict[str, set[str]] = {}
+    for _prefix, router in api._routers:
+        for path_view in router.path_operations.values():
+            for operation in path_view.operations:
+                for model in operation.models:
+                    schema_classes(model, found)
+                for wrapper in operation.response_models.values():
+                    if isinstance(wrapper, type) and issubclass(wrapper, BaseModel):
+                        schema_classes(wrapper.model_fields["response"].annotation, found)
+
+    # then no name stands for two classes
+    shared = {name: sorted(classes) for name, classes in found.items() if len(classes) > 1}
+    assert shared == {}
+    assert "common.schemas.DetailOut" in found["DetailOut"]

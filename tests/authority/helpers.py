@@ -11,9 +11,9 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 from PIL import Image
 
+from common.partner_config import PartnerConfig
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_application_move, quota_applications_create
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tests.factories import ClientFactory, RegistrationFactory
 

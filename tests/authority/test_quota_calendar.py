@@ -10,7 +10,7 @@ from django.test import Client
 from freezegun import freeze_time
 
 from accounts.models import User
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 from tenants.models import Partner
 from tenants.quota_years import QuotaYear, open_years, quota_year, year_closed_message
 from tenants.services import partner_update

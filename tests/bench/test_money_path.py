@@ -329,7 +329,7 @@ def _run(
 def test_bulk_upload_of_200_scans_on_2_huey_workers(
     django_db_setup: None, django_db_blocker: Any, real_queue: Path
 ) -> None:
-    from tenants.config_schema import PartnerConfig
+    from common.partner_config import PartnerConfig
     from tenants.models import Partner
     from tenants.quota_years import allowed_registration_years
 

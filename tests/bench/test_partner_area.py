@@ -32,12 +32,12 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
+from common.partner_config import PartnerConfig
 from operations.demo import applications_generate, demo_operations_ensure
 from operations.selectors import dashboard_stats
 from quota import partner_selectors as selectors
 from quota.models import QuotaApplication
 from quota.review_selectors import review_page
-from tenants.config_schema import PartnerConfig
 from tenants.demo import DEMO_PARTNERS
 from tenants.models import Partner
 from tenants.services import partner_provision

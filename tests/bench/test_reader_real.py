@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import datetime
 import importlib
+import io
 import os
 import re
 import statistics
+import subprocess
 import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytesseract
 from PIL import Image, ImageOps
 
 from registrations.errors import ScanRejected
@@ -143,7 +144,17 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def bare(image: Image.Image) -> None:
-    pytesseract.image_to_string(ImageOps.grayscale(image), lang="deu", config="--psm 3", timeout=60)
+    """The `tesseract` program on the page, as a plain OCR run costs: it loads its model every
+    time (what the reader's in-process engine, registrations.ocr, saves)."""
+    png = io.BytesIO()
+    ImageOps.grayscale(image).save(png, format="PNG")
+    subprocess.run(
+        ["tesseract", "stdin", "stdout", "-l", "deu", "--psm", "3"],
+        input=png.getvalue(),
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
 
 
 def shown(tally: Tally) -> dict[str, str]:

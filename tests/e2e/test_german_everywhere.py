@@ -38,7 +38,7 @@ from django_tenants.utils import schema_context
 from accounts.models import User
 from tenants.models import Partner
 from tenants.services import partner_provision
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 from tenants.quota_years import allowed_registration_years
 from tests.partner_staff import staff_member
 from tests.staff_login import staff_device

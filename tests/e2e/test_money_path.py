@@ -41,7 +41,7 @@ import json
 from decimal import Decimal
 from tenants.models import Partner
 from tenants.services import partner_provision
-from tenants.config_schema import PartnerConfig
+from common.partner_config import PartnerConfig
 from tenants.quota_years import allowed_registration_years
 from tests.partner_staff import staff_member
 

@@ -19,12 +19,12 @@ from django.test import Client
 from django.utils import timezone
 from openpyxl import load_workbook
 
+from common.partner_config import PartnerConfig
 from operations import reports
 from operations.export_api import BULK_RESULT_COLUMNS
 from operations.models import BulkUpload, BulkUploadItem, SubPartner
 from operations.owner_csv import owner_rows_parse
 from staff.models import AuditEntry
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tenants.quota_years import QuotaYear, allowed_registration_years, calendar_forget
 from tests.factories import ApplicationFactory

@@ -14,11 +14,11 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from accounts.models import LoginCode
+from common.partner_config import PartnerConfig
 from operations.models import SingleDeal, SubPartner
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_application_move
 from staff.models import AuditEntry
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tests.factories import ApplicationFactory
 from tests.partner_staff import partner_session, staff_member

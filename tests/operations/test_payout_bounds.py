@@ -1,5 +1,5 @@
 """The platform's bounds of a payout per vehicle, per year and class (issue 46,
-tenants.payout_bounds): a single deal's price or a fee row outside them is refused, and a batch
+common.payout_bounds): a single deal's price or a fee row outside them is refused, and a batch
 pays no vehicle beyond its class's ceiling (before, up to 99,999,999.99 EUR was accepted)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from common.partner_config import ConfigErrors, PartnerConfig, config_validate
+from common.payout_bounds import payout_max
 from operations.models import SingleDeal
 from quota.models import QuotaStatus
-from tenants.config_schema import ConfigErrors, PartnerConfig, config_validate
 from tenants.models import Partner
-from tenants.payout_bounds import payout_max
 from tests.factories import ApplicationFactory
 from tests.operations.conftest import API, HOST, SessionFactory
 

@@ -256,7 +256,7 @@ def test_the_sepa_file_needs_the_partners_payout_account_and_a_known_version(
 
 
 def test_the_payout_account_is_validated_with_schwifty_and_never_served_publicly(autohaus: Partner) -> None:
-    from tenants.config_schema import ConfigErrors, config_validate
+    from common.partner_config import ConfigErrors, config_validate
 
     with pytest.raises(ConfigErrors) as invalid:
         config_validate({"payout_account": {"name": "X", "iban": "DE89370400440532013001"}})
@@ -436,10 +436,10 @@ def test_another_partner_sees_none_of_it(autohaus: Partner, admin: Client, sessi
 
 
 def test_amounts_of_a_single_deal_and_without_display_vat() -> None:
+    from common.partner_config import PartnerConfig
     from operations.models import SingleDeal
     from operations.settlement import application_amounts
     from quota.amounts import config_schedule
-    from tenants.config_schema import PartnerConfig
 
     year = timezone.localdate().year
     config = PartnerConfig.model_validate(

@@ -14,12 +14,12 @@ from django_tenants.utils import schema_context
 from ninja_jwt.token_blacklist.models import OutstandingToken
 
 from accounts.models import LoginCode, User
+from common.partner_config import ConfigErrors, config_public, config_validate
 from privacy.models import RetainedPayout
 from privacy.tasks import retention_run
 from quota.models import QuotaApplication, QuotaStatus
 from registrations.models import BevRegistration, DeviceInfo
 from tenants.config_form import config_form_schema
-from tenants.config_schema import ConfigErrors, config_public, config_validate
 from tenants.models import Partner
 from tenants.services import partner_update
 from tests.factories import ApplicationFactory, UserFactory

@@ -17,9 +17,9 @@ from freezegun import freeze_time
 # The API's schemas are built when the URL conf is first imported: before any frozen clock.
 import config.urls_public  # noqa: F401
 import config.urls_tenant  # noqa: F401
+from common.partner_config import PartnerConfig
 from privacy.consents import consents_record_terms
 from privacy.models import ConsentRecord
-from tenants.config_schema import PartnerConfig
 from tenants.models import Partner
 from tests.factories import ApplicationFactory
 from tests.partner_staff import partner_session, staff_member

@@ -11,10 +11,10 @@ import re
 
 import cv2
 import numpy as np
-import pytesseract
 import pytest
 from PIL import Image, ImageOps
 
+from registrations.ocr import PSM_SINGLE_LINE, read_line
 from registrations.vin import ALPHABET, kba_check_digit
 from tests.fixtures.zlb.real import documents, fonts, layout, render, values, wrong
 from tests.fixtures.zlb.real import set as real_set
@@ -191,9 +191,7 @@ def test_values_are_printed_readably_where_the_layout_puts_them() -> None:
         render.px(segment.bottom - 0.5 + 0.6),
     )
     crop = ImageOps.grayscale(image.crop(box))
-    text = pytesseract.image_to_string(
-        crop, config=f"--psm 7 -c tessedit_char_whitelist={ALPHABET}", timeout=30
-    )
+    text = read_line(np.asarray(crop), whitelist=ALPHABET, psm=PSM_SINGLE_LINE).text
     # then it is the VIN, and the check digit cell holds field 3
     assert re.sub(r"\s", "", text) == document.values["E"]
     assert document.values["3"] == kba_check_digit(document.values["E"])

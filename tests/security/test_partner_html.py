@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tenants.config_schema import config_normalise
+from common.partner_config import config_normalise
 from tenants.models import Partner
 from tenants.services import partner_update
 

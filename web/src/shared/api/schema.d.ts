@@ -2115,12 +2115,15 @@ export interface components {
             /** Is Eon Partner */
             is_eon_partner: boolean;
         };
-        /** DetailOut */
+        /**
+         * DetailOut
+         * @description A message, with the error code of the catalogue where the answer has one.
+         */
         DetailOut: {
             /** Detail */
             detail: string;
             /** Error Code */
-            error_code?: string | null;
+            error_code?: string;
         };
         /**
          * BotCheckChallengeOut
@@ -7526,8 +7529,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": unknown;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input: messages per field, or a detail */
@@ -8047,7 +8050,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": unknown;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input: messages per field, or a detail */
@@ -11946,7 +11949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input: messages per field, or a detail */
