@@ -18,6 +18,7 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.db import connection
+from django.test import override_settings
 
 from tenants import selectors
 from tenants.directory import directory
@@ -25,6 +26,16 @@ from tenants.quota_years import calendar_forget
 from tenants.services import template_schema_migrate
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Quick password hashes in the test process (tests/hashers.py): the full 1,000,000 rounds
+    # made up about a fifth of the round's time (a staff session in a test took 0.9 s).
+    from django.conf import settings
+
+    override_settings(
+        PASSWORD_HASHERS=["tests.hashers.QuickPBKDF2PasswordHasher", *settings.PASSWORD_HASHERS]
+    ).enable()
 
 
 @pytest.fixture(scope="session")
