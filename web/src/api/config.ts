@@ -7,6 +7,11 @@
 // the classic build cost about 12 KB gzipped (tests/web/test_delivery.py's 170 KB budget).
 import * as z from "zod/v4-mini";
 
+// No code generation: zod 4 otherwise tries `new Function` to see whether it may compile its
+// parsers, and the site's CSP (no unsafe-eval) answers with a violation that Chromium logs as an
+// issue (Lighthouse's best practices: tests/e2e/test_lighthouse.py).
+z.config({ jitless: true });
+
 const documentPage = z.object({ text: z.string(), file: z.nullable(z.string()) });
 const logoSize = z.object({ width: z.number(), height: z.number(), textPx: z.number() });
 const adSize = z.object({
