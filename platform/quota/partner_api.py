@@ -35,7 +35,7 @@ from quota.partner_services import (
     partner_applications_deal_assign,
     partner_applications_move,
 )
-from quota.schemas import ApplicationDetailOut, PartnerFiltersOut
+from quota.schemas import ApplicationDetailOut, ApplicationRowOut, PartnerFiltersOut
 from quota.services import MONEY_MOVE, registry_conflict_notice, vehicle_claims_move
 from registrations.errors import CorrectionRefused
 from registrations.services import registration_field_correct
@@ -97,29 +97,6 @@ class ApplicationListQuery(ApplicationFilterQuery):
     page: int = Field(1, ge=1, le=100_000)
     page_size: int = Field(25, ge=1, le=100)
     ordering: Ordering = "-created_at"  # type: ignore[valid-type]
-
-
-class NamedRef(Schema):
-    id: int
-    name: str
-
-
-class ApplicationRowOut(Schema):
-    id: int
-    sequence: int
-    legislation_year: int
-    status: str
-    status_label: str
-    created_at: str
-    updated_at: str
-    vin: str
-    vehicle_class: str
-    owner_name: str
-    owner_type: str
-    sub_partner: NamedRef | None
-    single_deal: NamedRef | None
-    fee_gross: str | None
-    reference: str = Field("", description="The partner's own reference (PUT .../reference/)")
 
 
 class ApplicationPageOut(Schema):

@@ -386,6 +386,10 @@ def application_row(
         "sub_partner": {"id": sub_partner.pk, "name": sub_partner.name} if sub_partner else None,
         "single_deal": {"id": deal.pk, "name": deal.name} if deal else None,
         "fee_gross": _money(fee_gross(application, config)),
+        "reference": ApplicationReference.objects.filter(application=application)
+        .values_list("reference", flat=True)
+        .first()
+        or "",
     }
 
 

@@ -257,7 +257,9 @@ class AllowedMoveOut(Schema):
     status_label: str
 
 
-class ApplicationDetailOut(Schema):
+class ApplicationRowOut(Schema):
+    """One application of the partner area's list (quota.partner_selectors.application_rows)."""
+
     id: int
     sequence: int
     legislation_year: int
@@ -272,6 +274,12 @@ class ApplicationDetailOut(Schema):
     sub_partner: NamedOut | None
     single_deal: NamedOut | None
     fee_gross: str | None
+    reference: str = Field("", description="The partner's own reference (PUT .../reference/)")
+
+
+class ApplicationDetailOut(ApplicationRowOut):
+    """The row plus what the drawer shows (quota.partner_selectors.application_detail)."""
+
     registration: RegistrationDetailOut
     client: ApplicationClientOut
     agreement: ThirdPartyAgreementOut | None = Field(

@@ -69,6 +69,10 @@ def test_a_write_key_sets_the_partners_reference_and_the_list_finds_it(keys: dic
     assert [(row["id"], row["reference"]) for row in found.json()["results"]] == [(first.pk, "FL-4711")]
     everything = {row["id"]: row["reference"] for row in call(keys["read"], "get", LIST).json()["results"]}
     assert everything[second.pk] == "FL-4712"
+    # the detail is the row and more (quota.schemas.ApplicationDetailOut): the same reference
+    detail = call(keys["read"], "get", f"{LIST}{first.pk}/")
+    assert detail.status_code == 200, detail.content
+    assert detail.json()["reference"] == "FL-4711"
     with schema_context("p_autohaus"):
         assert AuditEntry.objects.filter(
             action="quota_application.reference", object_id=str(first.pk)

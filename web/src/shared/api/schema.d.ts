@@ -2925,7 +2925,10 @@ export interface components {
             /** Results */
             results: components["schemas"]["ApplicationRowOut"][];
         };
-        /** ApplicationRowOut */
+        /**
+         * ApplicationRowOut
+         * @description One application of the partner area's list (quota.partner_selectors.application_rows).
+         */
         ApplicationRowOut: {
             /** Id */
             id: number;
@@ -2949,8 +2952,8 @@ export interface components {
             owner_name: string;
             /** Owner Type */
             owner_type: string;
-            sub_partner: components["schemas"]["NamedRef"] | null;
-            single_deal: components["schemas"]["NamedRef"] | null;
+            sub_partner: components["schemas"]["NamedOut"] | null;
+            single_deal: components["schemas"]["NamedOut"] | null;
             /** Fee Gross */
             fee_gross: string | null;
             /**
@@ -2959,13 +2962,6 @@ export interface components {
              * @default
              */
             reference?: string;
-        };
-        /** NamedRef */
-        NamedRef: {
-            /** Id */
-            id: number;
-            /** Name */
-            name: string;
         };
         /** NamedOut */
         NamedOut: {
@@ -3032,7 +3028,10 @@ export interface components {
             /** Campaign */
             campaign: string;
         };
-        /** ApplicationDetailOut */
+        /**
+         * ApplicationDetailOut
+         * @description The row plus what the drawer shows (quota.partner_selectors.application_detail).
+         */
         ApplicationDetailOut: {
             /** Id */
             id: number;
@@ -3060,6 +3059,12 @@ export interface components {
             single_deal: components["schemas"]["NamedOut"] | null;
             /** Fee Gross */
             fee_gross: string | null;
+            /**
+             * Reference
+             * @description The partner's own reference (PUT .../reference/)
+             * @default
+             */
+            reference?: string;
             registration: components["schemas"]["RegistrationDetailOut"];
             client: components["schemas"]["ApplicationClientOut"];
             /** @description The owner's agreement in text form naming the partner as third party ('Dritter', 38. BImSchV § 5 Abs. 2) for the application's year: the first terms of that year the owner agreed to. Null where none is recorded (a B2B upload: the partner's contract covers it). */
