@@ -23,9 +23,16 @@ _payload_lock = threading.Lock()
 _payloads: dict[int, tuple[tuple[int, datetime.date, str], str, bytes, bytes]] = {}
 
 
+def _public_fields(config: dict[str, Any]) -> dict[str, Any]:
+    """The configuration's public fields, each one there: a configuration saved before a field
+    existed answers its default (the web app's types, made from tenants.schemas, say every field
+    is sent). The theme compiler validates the stored configuration the same way."""
+    return config_public(PartnerConfig.model_validate(config).model_dump(mode="json"))
+
+
 def _config_fields(partner: Partner, today: datetime.date | None = None) -> dict[str, Any]:
     fields = {
-        **config_public(partner.config),
+        **_public_fields(partner.config),
         "frontend_active": partner.frontend_active,
         "subdomain": partner.subdomain,
         "name": partner.name,
@@ -56,7 +63,7 @@ def partner_config(partner: Partner) -> dict[str, Any]:
 def partner_preview_config(partner: Partner, config: dict[str, Any]) -> dict[str, Any]:
     """The config call's answer for a preview: the given configuration, the site shown live."""
     # Public fields only, as the live call: the payout account never leaves the server.
-    fields = {**_config_fields(partner), **config_public(config), "frontend_active": True}
+    fields = {**_config_fields(partner), **_public_fields(config), "frontend_active": True}
     fields = _with_open_years(fields, timezone.localdate())
     return {**fields, "theme": theme_compile(config, partner.kind)}
 

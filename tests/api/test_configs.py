@@ -1,9 +1,14 @@
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
 
+from common.partner_config import PRIVATE_KEYS
 from tenants.models import Partner
+from tenants.preview import preview_token_make
+from tenants.schemas import PartnerConfigOut
 from tenants.services import partner_update
 from themes.compiler import theme_compile
 
@@ -151,3 +156,92 @@ def test_the_config_answer_is_gzipped_for_a_browser_that_accepts_it(client: Clie
         client, "autohaus.localhost", "autohaus", Accept_Encoding="gzip", If_None_Match=packed["ETag"]
     )
     assert again.status_code == 304
+
+
+# ---------------------------------------------------------------- the declared answer (issue 50)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _shape(value: Any) -> Any:
+    """The keys of an answer, all the way down."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(item) for item in value]
+    return None
+
+
+def assert_declared(body: dict[str, Any]) -> None:
+    """The answer is PartnerConfigOut (the web app's generated type): every declared key there
+    with its type (model_validate raises otherwise), and no key the declaration lacks."""
+    declared = PartnerConfigOut.model_validate(body)
+    assert _shape(declared.model_dump(mode="json", exclude_unset=True)) == _shape(body)
+
+
+@pytest.mark.parametrize("subdomain", ["autohaus", "stadtwerk", "wallbox", "inaktiv"])
+def test_the_config_answer_is_the_declared_schema(client: Client, subdomain: str) -> None:
+    response = get_config(client, f"{subdomain}.localhost", subdomain)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert_declared(body)
+    assert not PRIVATE_KEYS & body.keys()
+    assert body["quota_years"]["open_years"] and "preview" not in body
+
+
+def test_a_preview_links_answer_is_the_declared_schema(client: Client) -> None:
+    partner = Partner.objects.get(subdomain="stadtwerk")
+    token = preview_token_make(partner=partner)
+
+    response = client.get(f"/api/configs/stadtwerk/?thg_preview={token}", HTTP_HOST="stadtwerk.localhost")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["preview"] is True
+    assert_declared(body)
+
+
+def test_a_designer_previews_answer_is_the_declared_schema(client: Client) -> None:
+    body = {"kind": "utility", "config": {"invoicing": {"legal_name": "Solar GmbH"}}}
+
+    response = client.post(
+        "/api/config_previews/", body, content_type="application/json", HTTP_HOST="localhost"
+    )
+
+    assert response.status_code == 200
+    preview = response.json()
+    assert_declared(preview)
+    # as before: no quota years (no partner, no calendar asked), no preview flag; and as the
+    # config call: nothing the partner keeps to itself
+    assert not ({"quota_years", "preview"} | PRIVATE_KEYS) & preview.keys()
+
+
+def test_a_configuration_saved_before_a_field_existed_answers_its_default(client: Client) -> None:
+    partner = Partner.objects.get(subdomain="autohaus")
+    old = json.loads(json.dumps(partner.config))
+    del old["partneradvertisement"]["headline"]
+    del old["pages"]["finish"]
+    Partner.objects.filter(pk=partner.pk).update(config=old, config_version=partner.config_version + 1)
+
+    body = get_config(client, "autohaus.localhost", "autohaus").json()
+
+    assert body["partneradvertisement"]["headline"] == ""
+    assert body["pages"]["finish"]["title"] == "Vielen Dank für Ihre Registrierung!"
+    assert_declared(body)
+
+
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        *sorted((ROOT / "storybook" / "fixtures").glob("*.json")),
+        *sorted((ROOT / "web" / "src" / "test" / "fixtures").glob("config-*.json")),
+    ],
+    ids=lambda path: path.name,
+)
+def test_the_web_fixtures_are_config_answers(fixture: Path) -> None:
+    """Storybook and Vitest render from these as the app from the config call: the same type,
+    unchecked in the browser (web/src/api/config.ts), so it is checked here."""
+    body = json.loads(fixture.read_text(encoding="utf-8"))
+
+    assert_declared(body)

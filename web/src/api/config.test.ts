@@ -1,30 +1,48 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { currentSubdomain, partnerConfigSchema, subdomainOf } from "@/api/config";
-import { FIXTURES } from "@/test/render";
+import { ConfigNotFound, currentSubdomain, fetchPartnerConfig, subdomainOf } from "@/api/config";
+import { FIXTURES, partnerConfig } from "@/test/render";
 import { buildTheme } from "@/theme/build-theme";
 
-describe("the config contract", () => {
-  it.each(Object.entries(FIXTURES))("parses the compiler's %s bundle", (_kind, fixture) => {
-    const config = partnerConfigSchema.parse(fixture);
-
-    expect(config.theme.kind).toBe(config.kind);
+// The answer's shape is the server's type (tenants.schemas.PartnerConfigOut, generated into
+// shared/api/schema.d.ts); tests/api/test_configs.py holds real answers and these fixtures to it.
+describe("the config call", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    window.history.replaceState(null, "", "/");
   });
 
-  it.each(Object.entries(FIXTURES))("builds the %s theme from the bundle alone", (_kind, fixture) => {
-    const config = partnerConfigSchema.parse(fixture);
+  it.each(Object.keys(FIXTURES) as (keyof typeof FIXTURES)[])("builds the %s theme from the bundle alone", (kind) => {
+    const config = partnerConfig(kind);
 
     const theme = buildTheme(config.theme);
 
+    expect(config.theme.kind).toBe(config.kind);
     expect(theme.palette.primary.main).toBe(config.colors.button);
     expect(theme.typography.fontFamily).toContain(config.font_family);
   });
 
-  it("refuses a bundle that breaks the contract", () => {
-    const broken = structuredClone(FIXTURES.standard) as Record<string, unknown>;
-    delete broken.theme;
+  it("sends a preview link's token along, as boot.ts does, and answers the server's configuration", async () => {
+    const fetchMock = vi.fn(() => Promise.resolve(new Response(JSON.stringify(FIXTURES.utility), { status: 200 })));
+    vi.stubGlobal("fetch", fetchMock);
+    window.history.replaceState(null, "", "/?thg_preview=abc:1x-_2");
 
-    expect(partnerConfigSchema.safeParse(broken).success).toBe(false);
+    const config = await fetchPartnerConfig("stadtwerk");
+
+    expect(config.kind).toBe("utility");
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/configs/stadtwerk/?thg_preview=abc%3A1x-_2");
+    expect(init.headers).toEqual({ "Content-Type": "application/json", "Accept-Language": "de" });
+  });
+
+  it("tells an unknown partner from a failed call", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response("{}", { status: 404 }))));
+    await expect(fetchPartnerConfig("nobody")).rejects.toBeInstanceOf(ConfigNotFound);
+
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response("{}", { status: 502 }))));
+    const failed = fetchPartnerConfig("autohaus");
+    await expect(failed).rejects.toThrow("config call failed with 502");
+    await expect(failed).rejects.not.toBeInstanceOf(ConfigNotFound);
   });
 
   it("takes the subdomain from the first label of the host", () => {

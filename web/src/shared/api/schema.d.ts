@@ -2028,6 +2028,521 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AdBannerOut
+         * @description The advertisement image's height bound by the page title's size (themes.logo.ad_banner_box).
+         */
+        AdBannerOut: {
+            /** Aspect */
+            aspect: number;
+            /** Textshare */
+            textShare: number;
+            /** Smallestshare */
+            smallestShare: number | null;
+            phone: components["schemas"]["AdSizeOut"];
+            desktop: components["schemas"]["AdSizeOut"];
+        };
+        /** AdSizeOut */
+        AdSizeOut: {
+            /** Maxheight */
+            maxHeight: number;
+            /** Largesttextpx */
+            largestTextPx: number;
+            /** Smallesttextpx */
+            smallestTextPx: number | null;
+            /** Legible */
+            legible: boolean | null;
+        };
+        /** ConfigColorsOut */
+        ConfigColorsOut: {
+            /** Gradient Start */
+            gradient_start: string;
+            /** Gradient End */
+            gradient_end: string;
+            /** Button */
+            button: string;
+            /** Button Text */
+            button_text: string;
+            /** Circle */
+            circle: string;
+            /** Text */
+            text: string;
+            /** Input Border */
+            input_border: string;
+            /** Desktop Box */
+            desktop_box: string;
+            /** Desktop Button */
+            desktop_button: string;
+            /** Link */
+            link: string;
+        };
+        /** ConfigDocumentPageOut */
+        ConfigDocumentPageOut: {
+            /** Text */
+            text: string;
+            /** File */
+            file: string | null;
+        };
+        /** ConfigFaqItemOut */
+        ConfigFaqItemOut: {
+            /** Question */
+            question: string;
+            /** Answer */
+            answer: string;
+        };
+        /** ConfigFeeRowOut */
+        ConfigFeeRowOut: {
+            /** Legislation Year */
+            legislation_year: number;
+            /** Vehicle Class */
+            vehicle_class: string;
+            /** Client Fee */
+            client_fee: string;
+            /** Vat Percentage */
+            vat_percentage: string;
+        };
+        /** ConfigFinishPageOut */
+        ConfigFinishPageOut: {
+            /** Text */
+            text: string;
+            /** Title */
+            title: string;
+            /** Countdown Seconds */
+            countdown_seconds: number;
+            /** Is Auto Redirect Enabled */
+            is_auto_redirect_enabled: boolean;
+            /** Is Button Redirect Enabled */
+            is_button_redirect_enabled: boolean;
+            /** Redirect Url */
+            redirect_url: string;
+        };
+        /** ConfigLoginPageOut */
+        ConfigLoginPageOut: {
+            /** Intro */
+            intro: string;
+            /** Contract Number */
+            contract_number: string;
+            /** Invalid Login */
+            invalid_login: string;
+            /** Display Partner Variable */
+            display_partner_variable: boolean;
+        };
+        /** ConfigPagesOut */
+        ConfigPagesOut: {
+            welcome: components["schemas"]["ConfigWelcomePageOut"];
+            /** Faq */
+            faq: components["schemas"]["ConfigFaqItemOut"][];
+            login: components["schemas"]["ConfigLoginPageOut"];
+            terms: components["schemas"]["ConfigTermsPageOut"];
+            termsdetails: components["schemas"]["ConfigDocumentPageOut"];
+            privacydetails: components["schemas"]["ConfigDocumentPageOut"];
+            next_year_termsdetails: components["schemas"]["ConfigDocumentPageOut"];
+            next_year_privacydetails: components["schemas"]["ConfigDocumentPageOut"];
+            finish: components["schemas"]["ConfigFinishPageOut"];
+            payment: components["schemas"]["ConfigPaymentPageOut"];
+        };
+        /** ConfigPartnerAdvertisementOut */
+        ConfigPartnerAdvertisementOut: {
+            /** Id */
+            id: number | null;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "image" | "freetext" | "text";
+            /** Freetext */
+            freetext: string;
+            /** Image */
+            image: string | null;
+            /** Url */
+            url: string;
+            /** Enabled */
+            enabled: boolean;
+            /** Headline */
+            headline: string;
+            /** Text */
+            text: string;
+            /** Button Label */
+            button_label: string;
+        };
+        /** ConfigPaymentPageOut */
+        ConfigPaymentPageOut: {
+            /**
+             * Payment Option
+             * @enum {string}
+             */
+            payment_option: "NONE" | "BANK" | "CHARGECARD" | "BANKORCHARGECARD" | "BANKANDOPTIONALCHARGECARD";
+            /** Title */
+            title: string;
+            /** Text Details */
+            text_details: string;
+            /** Input Field Text */
+            input_field_text: string;
+            /** Chargecard Placeholder Text */
+            chargecard_placeholder_text: string;
+            /** Client Detail Label */
+            client_detail_label: string;
+            /** Text For Bank */
+            text_for_bank: string;
+            /** Text For Chargecard */
+            text_for_chargecard: string;
+            /** Text For Bank Or Chargecard */
+            text_for_bank_or_chargecard: string;
+            /** Text For Bank And Optional Chargecard */
+            text_for_bank_and_optional_chargecard: string;
+            /** Placeholder Payment Option */
+            placeholder_payment_option: string;
+            /** Placeholder First Name */
+            placeholder_first_name: string;
+            /** Placeholder Last Name */
+            placeholder_last_name: string;
+        };
+        /** ConfigQaCreateChoicesOut */
+        ConfigQaCreateChoicesOut: {
+            /** Current Year */
+            current_year: boolean;
+            /** Next Year */
+            next_year: boolean;
+            /** Current Year Title */
+            current_year_title: string;
+            /** Current Year Subtext */
+            current_year_subtext: string;
+            /** Next Year Title */
+            next_year_title: string;
+            /** Next Year Subtext */
+            next_year_subtext: string;
+            /** No Allowed Registration Years Message */
+            no_allowed_registration_years_message: string;
+            /** No Price Available */
+            no_price_available: string;
+            /** Placeholder Message */
+            placeholder_message: string;
+        };
+        /** ConfigTermsPageOut */
+        ConfigTermsPageOut: {
+            /** Agreed */
+            agreed: string;
+            /** Display Checkbox Free Text Permission */
+            display_checkbox_free_text_permission: boolean;
+            /** Free Text Permission Text */
+            free_text_permission_text: string;
+            /** Make Free Text Mandatory */
+            make_free_text_mandatory: boolean;
+            /** Tnc Title */
+            tnc_title: string;
+            /** Show Email Promotions Flag */
+            show_email_promotions_flag: boolean;
+            /** Email Promotions Text */
+            email_promotions_text: string;
+            /** Fly Out Text */
+            fly_out_text: string;
+        };
+        /** ConfigWallboxOut */
+        ConfigWallboxOut: {
+            /** Header Image */
+            header_image: string | null;
+            /** Info Text */
+            info_text: string;
+        };
+        /** ConfigWelcomePageOut */
+        ConfigWelcomePageOut: {
+            /** Title */
+            title: string;
+            /** Register */
+            register: string;
+            /** Four Steps */
+            four_steps: string;
+            /** Step1 */
+            step1: string;
+            /** Step2 */
+            step2: string;
+            /** Step3 */
+            step3: string;
+            /** Step4 */
+            step4: string;
+            /** By Line */
+            by_line: string;
+        };
+        /**
+         * LogoBoxOut
+         * @description The logo's size per viewport, chosen so its text is legible (themes.logo.logo_box).
+         */
+        LogoBoxOut: {
+            /** Aspect */
+            aspect: number;
+            /** Textshare */
+            textShare: number;
+            /** Wide */
+            wide: boolean;
+            /** Showname */
+            showName: boolean;
+            phone: components["schemas"]["LogoSizeOut"];
+            desktop: components["schemas"]["LogoSizeOut"];
+        };
+        /** LogoSizeOut */
+        LogoSizeOut: {
+            /** Width */
+            width: number;
+            /** Height */
+            height: number;
+            /** Textpx */
+            textPx: number;
+        };
+        /** OpenYearOut */
+        OpenYearOut: {
+            /** Year */
+            year: number;
+            /**
+             * Open Until
+             * @description The last day a registration is taken for the year (ISO date).
+             */
+            open_until: string;
+            /**
+             * Days Left
+             * @description Days until then, in the last weeks; else null.
+             */
+            days_left: number | null;
+        };
+        /** PartnerConfigOut */
+        PartnerConfigOut: {
+            pages: components["schemas"]["ConfigPagesOut"];
+            colors: components["schemas"]["ConfigColorsOut"];
+            /** Page Title */
+            page_title: string;
+            /** Detail */
+            detail: string;
+            /** Favicon */
+            favicon: string | null;
+            /** Logo */
+            logo: string | null;
+            /** Logo Aspect */
+            logo_aspect: number | null;
+            /** Logo Text Share */
+            logo_text_share: number | null;
+            /** By Provider Gmbh */
+            by_provider_gmbh: boolean;
+            /** Provider Is Contractual Partner */
+            provider_is_contractual_partner: boolean;
+            /**
+             * Font Family
+             * @enum {string}
+             */
+            font_family: "Open Sans" | "Roboto" | "Lato" | "Montserrat" | "Inter";
+            /**
+             * Item Alignment
+             * @enum {string}
+             */
+            item_alignment: "left" | "center" | "right";
+            /** Display Title Dot */
+            display_title_dot: boolean;
+            /** Partner */
+            partner: string;
+            /**
+             * Authentication Flow
+             * @enum {string}
+             */
+            authentication_flow: "link" | "otp";
+            /** Faq Youtube Video Link */
+            faq_youtube_video_link: string;
+            /** Gtm Id */
+            gtm_id: string;
+            /** Enable Private Business Registration */
+            enable_private_business_registration: boolean;
+            /** Show Gender Option */
+            show_gender_option: boolean;
+            /**
+             * Gender Option
+             * @enum {integer}
+             */
+            gender_option: 1 | 2 | 3;
+            /** Show Impressum */
+            show_impressum: boolean;
+            /** Impressum Details */
+            impressum_details: string;
+            /** Show Data Privacy */
+            show_data_privacy: boolean;
+            /** Data Privacy Text */
+            data_privacy_text: string;
+            /** End User Portal Enable */
+            end_user_portal_enable: boolean;
+            /** Show Client Fee Euro Amount */
+            show_client_fee_euro_amount: boolean;
+            /** Fees */
+            fees: components["schemas"]["ConfigFeeRowOut"][];
+            /** Display Vat */
+            display_vat: boolean;
+            /** Portal Login Extra Check */
+            portal_login_extra_check: boolean;
+            qa_create_choices: components["schemas"]["ConfigQaCreateChoicesOut"];
+            partneradvertisement: components["schemas"]["ConfigPartnerAdvertisementOut"];
+            wallbox: components["schemas"]["ConfigWallboxOut"];
+            /** Subdomain */
+            subdomain: string;
+            /** Name */
+            name: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "standard" | "utility" | "wallbox";
+            /** Frontend Active */
+            frontend_active: boolean;
+            /** Quota Years */
+            quota_years?: components["schemas"]["QuotaYearsOut"];
+            /** Preview */
+            preview?: boolean;
+            theme: components["schemas"]["ThemeBundleOut"];
+        };
+        /**
+         * QuotaYearsOut
+         * @description The quota years open on the day (tenants.quota_years, the server's calendar).
+         */
+        QuotaYearsOut: {
+            /** Today */
+            today: string;
+            /** Open Years */
+            open_years: components["schemas"]["OpenYearOut"][];
+        };
+        /** ThemeAssetsOut */
+        ThemeAssetsOut: {
+            /** Logo */
+            logo: string | null;
+            /** Favicon */
+            favicon: string | null;
+            logoBox: components["schemas"]["LogoBoxOut"] | null;
+            adBanner: components["schemas"]["AdBannerOut"] | null;
+        };
+        /** ThemeBundleOut */
+        ThemeBundleOut: {
+            /** Version */
+            version: string;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "standard" | "utility" | "wallbox";
+            /** Mui */
+            mui: {
+                [key: string]: unknown;
+            };
+            tokens: components["schemas"]["ThemeTokensOut"];
+            font: components["schemas"]["ThemeFontOut"];
+            assets: components["schemas"]["ThemeAssetsOut"];
+            texts: components["schemas"]["ThemeTextsOut"];
+            flags: components["schemas"]["ThemeFlagsOut"];
+        };
+        /** ThemeFlagsOut */
+        ThemeFlagsOut: {
+            /** Isutility */
+            isUtility: boolean;
+            /** Iswallbox */
+            isWallbox: boolean;
+            /** Providerbranded */
+            providerBranded: boolean;
+            /**
+             * Authenticationflow
+             * @enum {string}
+             */
+            authenticationFlow: "link" | "otp";
+            /** Privatebusinessregistration */
+            privateBusinessRegistration: boolean;
+            /** Showgenderoption */
+            showGenderOption: boolean;
+            /** Genderoption */
+            genderOption: number;
+            /** Showimpressum */
+            showImpressum: boolean;
+            /** Showdataprivacy */
+            showDataPrivacy: boolean;
+            /** Enduserportal */
+            endUserPortal: boolean;
+            /** Showclientfee */
+            showClientFee: boolean;
+            /**
+             * Paymentoption
+             * @enum {string}
+             */
+            paymentOption: "NONE" | "BANK" | "CHARGECARD" | "BANKORCHARGECARD" | "BANKANDOPTIONALCHARGECARD";
+            /** Multipleuploads */
+            multipleUploads: boolean;
+            /** Finishcountdown */
+            finishCountdown: boolean;
+            /** Tagmanager */
+            tagManager: string | null;
+        };
+        /** ThemeFontOut */
+        ThemeFontOut: {
+            /** Family */
+            family: string;
+            /** Package */
+            package: string;
+        };
+        /** ThemeTextsOut */
+        ThemeTextsOut: {
+            /** De */
+            de: {
+                [key: string]: string;
+            };
+            /** En */
+            en: {
+                [key: string]: string;
+            };
+        };
+        /** ThemeTokensOut */
+        ThemeTokensOut: {
+            /** Gradient */
+            gradient: string;
+            /** Button */
+            button: string;
+            /** Buttontext */
+            buttonText: string;
+            /** Circle */
+            circle: string;
+            /** Text */
+            text: string;
+            /** Inputborder */
+            inputBorder: string;
+            /** Desktopbox */
+            desktopBox: string;
+            /** Desktopbutton */
+            desktopButton: string;
+            /**
+             * Itemalignment
+             * @enum {string}
+             */
+            itemAlignment: "left" | "center" | "right";
+            /** Titledot */
+            titleDot: boolean;
+            /**
+             * Titlestyle
+             * @enum {string}
+             */
+            titleStyle: "default" | "utility";
+            /** Headerimage */
+            headerImage: string | null;
+            /** Headerinfotext */
+            headerInfoText: string;
+        };
+        /**
+         * DetailOut
+         * @description A message, with the error code of the catalogue where the answer has one.
+         */
+        DetailOut: {
+            /** Detail */
+            detail: string;
+            /** Error Code */
+            error_code?: string;
+        };
+        /**
+         * ConfigErrorsOut
+         * @description An invalid configuration: the configuration schema's German messages per field path.
+         */
+        ConfigErrorsOut: {
+            /** Errors */
+            errors: {
+                [key: string]: string[];
+            };
+        };
         /** ConfigPreviewIn */
         ConfigPreviewIn: {
             /**
@@ -2114,16 +2629,6 @@ export interface components {
             name: string;
             /** Is Eon Partner */
             is_eon_partner: boolean;
-        };
-        /**
-         * DetailOut
-         * @description A message, with the error code of the catalogue where the answer has one.
-         */
-        DetailOut: {
-            /** Detail */
-            detail: string;
-            /** Error Code */
-            error_code?: string;
         };
         /**
          * BotCheckChallengeOut
@@ -4830,9 +5335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PartnerConfigOut"];
                 };
             };
             /** @description Not Modified */
@@ -4857,9 +5360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    } | components["schemas"]["ErrorDetail"];
+                    "application/json": components["schemas"]["DetailOut"] | components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -4883,9 +5384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["PartnerConfigOut"];
                 };
             };
             /** @description Bad Request */
@@ -4894,9 +5393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    } | components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"];
+                    "application/json": components["schemas"]["ConfigErrorsOut"] | components["schemas"]["ErrorDetail"] | components["schemas"]["FieldErrors"];
                 };
             };
             /** @description The request body is too large */
@@ -4914,9 +5411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["DetailOut"];
                 };
             };
         };
