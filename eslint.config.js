@@ -11,7 +11,7 @@ import tseslint from "typescript-eslint";
 // registry mirror lacks for other platforms, which would break `npm ci`).
 const FEATURES = ["flow", "portal", "partner"];
 
-function forbidden(targets, message) {
+function forbidden(targets, message, more = []) {
   const names = targets.join("|");
   return {
     "no-restricted-imports": [
@@ -22,11 +22,19 @@ function forbidden(targets, message) {
             regex: `^(@/|(\\.\\./)+)(${names})(/|$)`,
             message,
           },
+          ...more,
         ],
       },
     ],
   };
 }
+
+// A feature's mocks/ (its fixtures, MSW handlers and test helpers) serve its tests and stories
+// only: nothing the app ships imports them.
+const MOCKS = {
+  regex: "(^|/)mocks(/|$)",
+  message: "Only tests and stories import a feature's mocks/ (fixtures, MSW handlers): the app ships without them.",
+};
 
 export default tseslint.config(
   {
@@ -69,10 +77,11 @@ export default tseslint.config(
   // providers, as the app does.
   ...FEATURES.map((feature) => ({
     files: [`web/src/${feature}/**/*.{ts,tsx}`],
-    ignores: ["**/*.test.{ts,tsx}", "**/*.stories.tsx"],
+    ignores: ["**/*.test.{ts,tsx}", "**/*.stories.tsx", `web/src/${feature}/mocks/**`],
     rules: forbidden(
       [...FEATURES.filter((other) => other !== feature), "app"],
       `web/src/${feature} may not import another feature folder or web/src/app: move what both need to web/src/shared.`,
+      [MOCKS],
     ),
   })),
   {

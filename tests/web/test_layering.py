@@ -1,6 +1,7 @@
 """The web app's layering (eslint.config.js, issue 50): web/src/app (router, providers, boot)
 imports the features and shared, never the other way round; features do not import each
-other. ESLint holds it; these run ESLint on a file as if it lay in each folder."""
+other; a feature's mocks/ serve its tests and stories only. ESLint holds it; these run ESLint
+on a file as if it lay in each folder."""
 
 from __future__ import annotations
 
@@ -60,3 +61,14 @@ def test_the_app_imports_shared_and_a_test_may_render_inside_the_app() -> None:
     assert _refusals("web/src/app/probe.tsx", shared) == []
     assert _refusals("web/src/shared/ui/probe.test.tsx", APP_IMPORT) == []
     assert _refusals("web/src/shared/lib/probe.ts", shared) == []
+
+
+MOCKS_IMPORT = 'import { member } from "../mocks/fixtures";\nexport const probe = member;\n'
+
+
+def test_only_tests_and_stories_import_a_features_mocks() -> None:
+    """A feature's mocks/ (fixtures, MSW handlers, test helpers) never ship in the app."""
+    assert any("mocks/" in message for message in _refusals("web/src/partner/routes/probe.tsx", MOCKS_IMPORT))
+    assert _refusals("web/src/partner/routes/probe.test.tsx", MOCKS_IMPORT) == []
+    assert _refusals("web/src/partner/routes/probe.stories.tsx", MOCKS_IMPORT) == []
+    assert _refusals("web/src/partner/mocks/probe.ts", 'export { member } from "./fixtures";\n') == []

@@ -4,13 +4,13 @@
  */
 import i18next, { type i18n } from "i18next";
 
-import { MONEY_TEXTS } from "./i18n-money";
-import { PRICES_TEXTS } from "./i18n-prices";
-import { PAYOUT_TEXTS } from "./i18n-payout";
-import { REVIEW_TEXTS } from "./i18n-review";
-import { integrationsDe, integrationsEn } from "./integrations-texts";
+import { MONEY_TEXTS } from "./texts/money";
+import { PRICES_TEXTS } from "./texts/prices";
+import { PAYOUT_TEXTS } from "./texts/payout";
+import { REVIEW_TEXTS } from "./texts/review";
+import { integrationsDe, integrationsEn } from "./texts/integrations";
 import { PARTNER_KEYS } from "./lib/storage";
-import { privacyDe, privacyEn } from "./privacy-texts";
+import { privacyDe, privacyEn } from "./texts/privacy";
 
 export type PartnerLanguage = "de" | "en";
 

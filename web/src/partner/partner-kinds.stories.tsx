@@ -8,7 +8,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { partnerHandlers } from "./partner-handlers";
+import { partnerHandlers } from "./mocks/partner-handlers";
 import * as standard from "./partner.stories";
 
 const meta = {

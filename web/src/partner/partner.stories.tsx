@@ -16,7 +16,7 @@ import {
   loadingHandlers,
   loginHandlers,
   partnerHandlers,
-} from "./partner-handlers";
+} from "./mocks/partner-handlers";
 
 const meta = {
   title: "Partner area",

@@ -17,8 +17,8 @@ import {
   singleDeal,
   STATS,
   subPartner,
-} from "./fixtures";
-import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
+} from "./mocks/fixtures";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./mocks/test-api";
 
 const API = "/api/partner/";
 const ME = `GET ${API}me/`;

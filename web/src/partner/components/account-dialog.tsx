@@ -11,7 +11,7 @@ import Switch from "@mui/material/Switch";
 import { type ReactNode, useState } from "react";
 
 import { useDigest, useDigestSwitch } from "../api/exports";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 
 /** The member's own settings (issue 49): the daily mail digest on or off (PATCH me/). */
 export function AccountDialog({ name, onClose }: { name: string; onClose: () => void }) {

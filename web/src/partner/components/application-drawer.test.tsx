@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 
 import { renderAt } from "@/test/render";
 
-import { detail, FILTER_OPTIONS, member, rows } from "../fixtures";
+import { detail, FILTER_OPTIONS, member, rows } from "../mocks/fixtures";
 import { dateTime } from "../lib/format";
-import { listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../test-api";
+import { listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

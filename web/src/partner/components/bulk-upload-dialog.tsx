@@ -21,7 +21,7 @@ import { useTranslation } from "react-i18next";
 import { type BulkUpload, useBulkUploadCreate } from "../api/bulk-uploads";
 import { ApiError, errorText, messageText } from "../api/client";
 import { EXPORTS, useUploadYears } from "../api/exports";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 import { type BulkUploadForm, bulkUploadFormSchema } from "../forms/money-schemas";
 
 type Refusal = { error_code?: string; message?: string; details?: Record<string, unknown> };

@@ -13,7 +13,7 @@ import { errorText } from "../api/client";
 import { EXPORTS } from "../api/exports";
 import { DOWNLOADS, type PayoutDocument, useApplicationDocuments, useBatchDocuments } from "../api/payout-documents";
 import type { BatchDetail } from "../api/settlement-batches";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 import { day, euros } from "../lib/format";
 import { ServerGrid } from "./server-grid";
 

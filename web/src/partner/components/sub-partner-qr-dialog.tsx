@@ -11,7 +11,7 @@ import TextField from "@mui/material/TextField";
 import { useState } from "react";
 
 import { EXPORTS, useSubPartnerLink } from "../api/exports";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 
 /** A sub-partner's referral link with its QR code to print (issue 49): the code as the server
  * draws it (SVG on screen), downloads as PNG and SVG, the link to copy. */

@@ -1,6 +1,6 @@
 /**
  * Rules of the bulk upload and settlement forms (docs/partner-api.md, issue 17), checked in
- * the browser before the server checks them again; messages are text keys of i18n-money.ts.
+ * the browser before the server checks them again; messages are text keys of texts/money.ts.
  */
 import { z } from "zod";
 

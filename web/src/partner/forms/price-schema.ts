@@ -1,6 +1,6 @@
 /**
  * The rules of the "Preise" form (issue 49), checked in the browser before the server checks
- * them again with the platform's bounds; messages are text keys of i18n-prices.ts (a bound's
+ * them again with the platform's bounds; messages are text keys of texts/prices.ts (a bound's
  * message carries its amount: "prices.amountAbove|1000.00").
  */
 import { z } from "zod";

@@ -44,7 +44,7 @@ import { useResponsiveColumns } from "../lib/grid-columns";
 import { PARTNER_PATHS } from "../lib/paths";
 import { selectedRowIds } from "../lib/selection";
 import { useStaffMember } from "../lib/staff-context";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 
 /** Grid column → the API's ordering name. */
 const SORTABLE: Record<string, string> = {

@@ -16,8 +16,8 @@ import { GridEmpty, ServerGrid } from "../components/server-grid";
 import { dateTime } from "../lib/format";
 import { useListQuery } from "../lib/list-query";
 import { useStaffMember } from "../lib/staff-context";
-import { useAuditTexts } from "../audit-texts";
-import { useExportTexts } from "../exports-texts";
+import { useAuditTexts } from "../texts/audit";
+import { useExportTexts } from "../texts/exports";
 
 /** Who changed what, when (partner admins). */
 export function Audit() {

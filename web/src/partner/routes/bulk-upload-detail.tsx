@@ -26,7 +26,7 @@ import { StatusChip } from "../components/status-chip";
 import { count, dateTime } from "../lib/format";
 import { PARTNER_PATHS } from "../lib/paths";
 import { useStaffMember } from "../lib/staff-context";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 import { BulkStatus } from "./bulk-uploads";
 
 const ITEM_COLOUR = { accepted: "success", refused: "error", duplicate: "warning", pending: "default" } as const;

@@ -10,8 +10,8 @@ import { expect, userEvent, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { API_KEYS, DELIVERIES, NEW_KEY, NEW_SECRET, WEBHOOKS } from "../integrations-fixtures";
-import { partnerHandlers } from "../partner-handlers";
+import { API_KEYS, DELIVERIES, NEW_KEY, NEW_SECRET, WEBHOOKS } from "../mocks/integrations-fixtures";
+import { partnerHandlers } from "../mocks/partner-handlers";
 
 const API = "/api/partner/integrations";
 

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { renderAt } from "@/test/render";
 
 import type { Role } from "../api/auth";
-import { member } from "../fixtures";
-import { API_KEYS, DELIVERIES, NEW_KEY, NEW_SECRET, WEBHOOKS } from "../integrations-fixtures";
+import { member } from "../mocks/fixtures";
+import { API_KEYS, DELIVERIES, NEW_KEY, NEW_SECRET, WEBHOOKS } from "../mocks/integrations-fixtures";
 import { PARTNER_KEYS } from "../lib/storage";
-import { type PartnerCall, partnerTestSetup, stubPartnerApi } from "../test-api";
+import { type PartnerCall, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 const KEYS = `${API}integrations/api_keys/`;

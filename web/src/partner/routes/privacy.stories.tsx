@@ -10,7 +10,7 @@ import { expect, userEvent, waitFor, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { partnerHandlers } from "../partner-handlers";
+import { partnerHandlers } from "../mocks/partner-handlers";
 
 const API = "/api/partner";
 

@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { renderAt } from "@/test/render";
 
 import type { Role } from "../api/auth";
-import { member } from "../fixtures";
+import { member } from "../mocks/fixtures";
 import { PARTNER_KEYS } from "../lib/storage";
-import { type PartnerCall, partnerTestSetup, stubPartnerApi } from "../test-api";
+import { type PartnerCall, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 const PREVIEW = `POST ${API}privacy/erasure/preview/`;

@@ -11,8 +11,8 @@ import { expect, userEvent, waitFor, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { detail } from "../fixtures";
-import { partnerHandlers } from "../partner-handlers";
+import { detail } from "../mocks/fixtures";
+import { partnerHandlers } from "../mocks/partner-handlers";
 
 const API = "/api/partner";
 

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { renderAt } from "@/test/render";
 
 import type { Role } from "../api/auth";
-import { detail, FILTER_OPTIONS, member, rows } from "../fixtures";
-import { type PartnerCall, listPage, partnerTestSetup, stubPartnerApi } from "../test-api";
+import { detail, FILTER_OPTIONS, member, rows } from "../mocks/fixtures";
+import { type PartnerCall, listPage, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 const QUEUE = `GET ${API}quota_applications/review/`;

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 
 import { renderAt } from "@/test/render";
 
-import { member } from "../fixtures";
-import { lastCall, partnerTestSetup, stubPartnerApi } from "../test-api";
+import { member } from "../mocks/fixtures";
+import { lastCall, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

@@ -10,7 +10,7 @@ import { CommissionStatement } from "../components/commission-statement";
 import { EntityDialog, type FieldSpec } from "../components/entity-dialog";
 import { OperationList } from "../components/operation-list";
 import { SubPartnerQrDialog } from "../components/sub-partner-qr-dialog";
-import { useExportTexts } from "../exports-texts";
+import { useExportTexts } from "../texts/exports";
 import { EMPTY_SUB_PARTNER, type SubPartnerForm, subPartnerFormSchema, subPartnerPayload } from "../forms/schemas";
 import { dateTime, decimal } from "../lib/format";
 import { useListQuery } from "../lib/list-query";

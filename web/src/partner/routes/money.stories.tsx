@@ -10,7 +10,7 @@ import { expect, userEvent, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { moneyHandlers } from "./money-handlers";
+import { moneyHandlers } from "../mocks/money-handlers";
 
 const meta = {
   title: "Partner area/Money path",

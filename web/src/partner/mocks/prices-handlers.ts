@@ -5,8 +5,8 @@
  */
 import { http, HttpResponse } from "msw";
 
-import type { Role } from "./api/auth";
-import type { FeeTable, FeeTableSave } from "./api/fees";
+import type { Role } from "../api/auth";
+import type { FeeTable, FeeTableSave } from "../api/fees";
 import { partnerHandlers } from "./partner-handlers";
 import { TABLE_EMPTY, TABLE_SAVED, VERSIONS } from "./prices-fixtures";
 

@@ -1,5 +1,5 @@
 /** Keys, webhooks and deliveries of the interfaces page, in the API's shapes (stories, tests). */
-import type { ApiKey, Delivery, Webhook } from "./api/integrations";
+import type { ApiKey, Delivery, Webhook } from "../api/integrations";
 
 export const API_KEYS: ApiKey[] = [
   {

@@ -1,5 +1,5 @@
 /** The payout documents and bank return answers of the tests and stories (issue 46), in the API's shapes. */
-import type { PayoutDocument, ReturnResult } from "./api/payout-documents";
+import type { PayoutDocument, ReturnResult } from "../api/payout-documents";
 
 export function payoutDocument(id: number, change: Partial<PayoutDocument> = {}): PayoutDocument {
   return {

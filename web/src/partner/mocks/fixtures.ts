@@ -1,8 +1,8 @@
 /** Test and story data for the partner area, in the API's shapes (docs/partner-api.md). */
-import type { ApplicationDetail, ApplicationRow, FilterOptions, ReadingField } from "./api/applications";
-import type { Me, Role } from "./api/auth";
-import type { SingleDeal, SubPartner } from "./api/operations";
-import type { Stats } from "./api/admin";
+import type { ApplicationDetail, ApplicationRow, FilterOptions, ReadingField } from "../api/applications";
+import type { Me, Role } from "../api/auth";
+import type { SingleDeal, SubPartner } from "../api/operations";
+import type { Stats } from "../api/admin";
 
 export function member(role: Role = "partner_admin", change: Partial<Me> = {}): Me {
   return { id: 1, email: "anna@autohaus.example", name: "Anna Admin", role, language: "de", ...change };

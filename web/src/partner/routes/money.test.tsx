@@ -4,8 +4,8 @@ import { describe, expect, it, vi } from "vitest";
 import type { PartnerConfig } from "@/api/config";
 import { currentLocation, partnerConfig, renderAt } from "@/test/render";
 
-import type { Role } from "./api/auth";
-import { FILTER_OPTIONS, member, rows } from "./fixtures";
+import type { Role } from "../api/auth";
+import { FILTER_OPTIONS, member, rows } from "../mocks/fixtures";
 import {
   BATCH_LIST,
   BATCH_NEW,
@@ -17,8 +17,8 @@ import {
   BULK_WITHOUT_CSV,
   bulkItem,
   bulkUpload,
-} from "./money-fixtures";
-import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
+} from "../mocks/money-fixtures";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

@@ -6,8 +6,8 @@
  */
 import { useTranslation } from "react-i18next";
 
-import { useFilterOptions } from "./api/applications";
-import { dateTime, day, decimal } from "./lib/format";
+import { useFilterOptions } from "../api/applications";
+import { dateTime, day, decimal } from "../lib/format";
 
 type Texts = {
   actions: Record<string, string>;

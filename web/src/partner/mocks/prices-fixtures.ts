@@ -1,5 +1,5 @@
 /** The fee table's answers (issue 49) for the "Preise" stories and tests, in the API's shapes. */
-import type { FeeMissing, FeeRow, FeeTable, FeeVersionWithRows } from "./api/fees";
+import type { FeeMissing, FeeRow, FeeTable, FeeVersionWithRows } from "../api/fees";
 
 const VEHICLE_CLASSES = ["M1", "N1", "N2", "N3", "M3", "L3e", "L4e", "L5e", "L7e"];
 const MAX: Record<string, string> = {

@@ -4,7 +4,7 @@
  */
 import { delay, http, HttpResponse } from "msw";
 
-import type { Role } from "./api/auth";
+import type { Role } from "../api/auth";
 import {
   BACKUP_CODES,
   detail,

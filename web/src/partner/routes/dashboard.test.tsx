@@ -4,14 +4,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { currentLocation, partnerConfig, renderAt } from "@/test/render";
 import { buildTheme } from "@/theme/build-theme";
 
-import type { Stats } from "./api/admin";
-import { funnelSteps } from "./components/dashboard-charts";
-import { everyDay } from "./components/dashboard-charts";
-import { tileChange } from "./components/kpi-tiles";
-import { presetOf, presetRange } from "./components/period-presets";
-import { EMPTY_STATS, FILTER_OPTIONS, member, STATS } from "./fixtures";
-import { STATUS_GROUPS, statusColours } from "./lib/status-colours";
-import { partnerTestSetup, stubPartnerApi } from "./test-api";
+import type { Stats } from "../api/admin";
+import { funnelSteps } from "../components/dashboard-charts";
+import { everyDay } from "../components/dashboard-charts";
+import { tileChange } from "../components/kpi-tiles";
+import { presetOf, presetRange } from "../components/period-presets";
+import { EMPTY_STATS, FILTER_OPTIONS, member, STATS } from "../mocks/fixtures";
+import { STATUS_GROUPS, statusColours } from "../lib/status-colours";
+import { partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 /** Intl puts a no-break space before the euro sign. */

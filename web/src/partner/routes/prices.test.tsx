@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 
 import { renderAt } from "@/test/render";
 
-import { amountValue } from "./forms/price-schema";
+import { amountValue } from "../forms/price-schema";
 
-import type { Role } from "./api/auth";
-import { FILTER_OPTIONS, member, STATS } from "./fixtures";
-import { BATCH_LIST } from "./money-fixtures";
-import { MISSING, NO_MISSING, TABLE_EMPTY, TABLE_SAVED, VERSIONS } from "./prices-fixtures";
-import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
+import type { Role } from "../api/auth";
+import { FILTER_OPTIONS, member, STATS } from "../mocks/fixtures";
+import { BATCH_LIST } from "../mocks/money-fixtures";
+import { MISSING, NO_MISSING, TABLE_EMPTY, TABLE_SAVED, VERSIONS } from "../mocks/prices-fixtures";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

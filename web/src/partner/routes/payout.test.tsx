@@ -3,12 +3,12 @@ import { describe, expect, it } from "vitest";
 
 import { renderAt } from "@/test/render";
 
-import type { Role } from "./api/auth";
-import { returnFileProblem } from "./components/return-upload-dialog";
-import { detail, FILTER_OPTIONS, member, rows } from "./fixtures";
-import { BATCH_LIST, BATCH_NEW, BATCH_PAID } from "./money-fixtures";
-import { PAID_DOCUMENTS, RETURN_RESULT } from "./payout-fixtures";
-import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
+import type { Role } from "../api/auth";
+import { returnFileProblem } from "../components/return-upload-dialog";
+import { detail, FILTER_OPTIONS, member, rows } from "../mocks/fixtures";
+import { BATCH_LIST, BATCH_NEW, BATCH_PAID } from "../mocks/money-fixtures";
+import { PAID_DOCUMENTS, RETURN_RESULT } from "../mocks/payout-fixtures";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

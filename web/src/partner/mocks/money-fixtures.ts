@@ -1,6 +1,6 @@
 /** Test and story data of the bulk upload and settlement screens, in the API's shapes (docs/partner-api.md). */
-import type { BulkDetail, BulkItem, BulkUpload } from "./api/bulk-uploads";
-import type { BatchDetail, SettlementItem } from "./api/settlement-batches";
+import type { BulkDetail, BulkItem, BulkUpload } from "../api/bulk-uploads";
+import type { BatchDetail, SettlementItem } from "../api/settlement-batches";
 
 const NONE = { pending: 0, accepted: 0, refused: 0, duplicate: 0 };
 

@@ -8,7 +8,7 @@ import { expect, userEvent, waitFor, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { moneyHandlers } from "./money-handlers";
+import { moneyHandlers } from "../mocks/money-handlers";
 
 const meta = {
   title: "Partner area/Exports and notices",

@@ -4,7 +4,7 @@
  */
 import { delay, http, HttpResponse } from "msw";
 
-import type { Role } from "./api/auth";
+import type { Role } from "../api/auth";
 import {
   BATCH_LIST,
   BATCH_NEW,

@@ -5,11 +5,11 @@ import { describe, expect, it } from "vitest";
 
 import { renderAt } from "@/test/render";
 
-import type { Role } from "./api/auth";
-import { previousMonth } from "./components/commission-statement";
-import { FILTER_OPTIONS, member, subPartner } from "./fixtures";
-import { BULK_READY, bulkUpload } from "./money-fixtures";
-import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "./test-api";
+import type { Role } from "../api/auth";
+import { previousMonth } from "../components/commission-statement";
+import { FILTER_OPTIONS, member, subPartner } from "../mocks/fixtures";
+import { BULK_READY, bulkUpload } from "../mocks/money-fixtures";
+import { lastCall, listPage, type PartnerRoutes, partnerTestSetup, stubPartnerApi } from "../mocks/test-api";
 
 const API = "/api/partner/";
 

@@ -10,9 +10,9 @@ import { expect, userEvent, within } from "storybook/test";
 
 import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
-import { moneyHandlers } from "./money-handlers";
-import { MISSING } from "./prices-fixtures";
-import { emptyPricesHandlers, pricesHandlers } from "./prices-handlers";
+import { moneyHandlers } from "../mocks/money-handlers";
+import { MISSING } from "../mocks/prices-fixtures";
+import { emptyPricesHandlers, pricesHandlers } from "../mocks/prices-handlers";
 
 const meta = {
   title: "Partner area/Prices",

@@ -4,7 +4,7 @@
  */
 import { http, HttpResponse } from "msw";
 
-import type { Role } from "./api/auth";
+import type { Role } from "../api/auth";
 import { member } from "./fixtures";
 
 const API = "/api/partner";
