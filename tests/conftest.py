@@ -170,12 +170,17 @@ def _calendar_open_all_year() -> None:
 # so no worker is left with one long file at the end while the other waits. (xdist's own
 # loadgroup marks do nothing under pytest 9: xdist renames `item._nodeid`, which pytest 9 no
 # longer reads.)
-LONG_FIRST = ("tests/registrations/test_reader_stages.py",)
+LONG_FIRST = ("tests/deploy/", "tests/registrations/test_reader_stages.py")
 SPREAD = "tests/storybook/"
+# A folder that is one group: its files share a session fixture that is dear to build. The
+# production-shaped database of tests/deploy (migrate_all and two partners provisioned by the
+# real commands, about a minute) was built once per worker that drew one of its files.
+TOGETHER = ("tests/deploy/",)
 
 
 def _file(nodeid: str) -> str:
-    return nodeid.split("::")[0]
+    path = nodeid.split("::")[0]
+    return next((folder for folder in TOGETHER if path.startswith(folder)), path)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -251,6 +251,9 @@ export default defineConfig({
     // Vitest's default is one fork less than the cores: a single fork on a 2-core machine. Two
     // take the suite from 115 s to about half.
     maxWorkers: Math.max(2, availableParallelism()),
+    // Worker threads rather than child processes: the same 467 tests in 155 CPU-s instead of
+    // 180 (user + system, measured one after the other on this machine), 114 s instead of 274 s.
+    pool: "threads",
     // Bundled like the browser build, so styled-components' default export resolves.
     server: { deps: { inline: [/@mui\//, /styled-components/] } },
   },

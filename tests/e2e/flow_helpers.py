@@ -409,3 +409,20 @@ OVERLAPS = """() => {
 def overlap_check(page: Page, screen: str) -> None:
     problems = page.evaluate(OVERLAPS)
     assert problems == [], f"{screen}: {problems}"
+
+
+IBAN = "DE89 3704 0044 0532 0130 00"
+
+
+def billing(page: Page, subdomain: str) -> None:
+    expect(page).to_have_url(re.compile(r"/billing"))
+    fill_person(page)
+    if subdomain == "stadtwerk":  # BANKORCHARGECARD
+        pick(page, "payment_method", "Bankkonto")
+    if subdomain != "wallbox":  # the wallbox demo pays no money out (NONE)
+        page.get_by_test_id("billing-account_name").fill("Anna Muster")
+        page.get_by_test_id("billing-account_iban").fill(IBAN)
+    page.get_by_test_id("billing-review").click()
+    expect(page.get_by_test_id("billing-summary")).to_be_visible()
+    axe_check(page, "billing summary")
+    page.get_by_test_id("billing-submit").click()
