@@ -36,10 +36,10 @@ from accounts.schemas import (
     TokensWrappedOut,
 )
 from accounts.tokens import partner_auth, tokens_issue
+from common.client import client_ip as _client_ip
+from common.errors import FieldError
+from common.i18n import request_language
 from common.schemas import DetailOut
-from config.client import client_ip as _client_ip
-from config.errors import FieldError
-from config.i18n import request_language
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import Partner
 

@@ -35,7 +35,7 @@ from qrcode.image.svg import SvgPathFillImage
 from accounts.mails import mail_secret_seal
 from accounts.models import User, canonical_name
 from accounts.throttle import failure_key, failure_record, failure_wait
-from config.metrics import LOGINS
+from common.metrics import LOGINS
 from staff.audit import audit_record
 from staff.errors import (
     BAD_CREDENTIALS,

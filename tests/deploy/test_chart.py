@@ -361,7 +361,7 @@ def test_the_worker_is_probed_scraped_and_stops_gracefully() -> None:
 
 
 def test_the_grafana_dashboard_asks_only_for_metrics_the_code_exports() -> None:
-    from config import metrics
+    from common import metrics
 
     dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
     exported = {
