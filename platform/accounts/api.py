@@ -10,6 +10,7 @@ from ninja import Router, Status
 from ninja.errors import HttpError
 
 from accounts import bot_check, services
+from accounts.errors import NO_PORTAL_ACCOUNT, AccountError
 from accounts.models import User
 from accounts.passwords import password_errors
 from accounts.schemas import (
@@ -107,9 +108,6 @@ def token_refresh(request: HttpRequest, payload: RefreshIn) -> dict[str, str]:
     return services.token_rotate(partner=_partner(request), refresh=payload.refresh)
 
 
-NO_PORTAL_ACCOUNT = "Für diese E-Mail-Adresse gibt es noch kein Konto im Kundenportal."
-
-
 @router.get(
     "/auth/user/profile/end-user-portal/",
     auth=partner_auth,
@@ -120,7 +118,7 @@ def profile(request: HttpRequest) -> Any:
     user = request.auth  # type: ignore[attr-defined]
     if not user.has_usable_password():
         # A verified e-mail without a portal account: the portal turns this into signup.
-        return Status(403, {"detail": NO_PORTAL_ACCOUNT})
+        raise AccountError(NO_PORTAL_ACCOUNT, status=403)
     return [
         {
             "email": user.email,

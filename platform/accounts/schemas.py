@@ -48,8 +48,11 @@ class SentOut(Schema):
 
 
 class ErrorOut(Schema):
+    """An accounts error: the message (German, or English by accept-language) and its code of
+    accounts.errors, as the handler of AccountError answers it (config.api)."""
+
     detail: str
-    error_code: str | None = None
+    error_code: str
 
 
 class ProfilePartnerOut(Schema):
