@@ -33,7 +33,7 @@ run: install migrate seed build-web collectstatic
 serve:
 	@$(MANAGE) run_huey --quiet & worker=$$!; trap "kill $$worker 2>/dev/null" EXIT INT TERM; \
 	$(VENV)/bin/gunicorn config.wsgi:application --chdir platform --bind $(HOST):$(PORT) \
-		--workers 2 --threads 4 --access-logfile - --logger-class config.logs.AccessLogger \
+		--workers 2 --threads 4 --access-logfile - --logger-class common.logs.AccessLogger \
 		--graceful-timeout 5 --no-control-socket
 
 ## make test: the whole suite (lint, types, web unit tests, pytest incl. Chromium e2e)

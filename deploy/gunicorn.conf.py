@@ -14,7 +14,7 @@ for entry in (str(ROOT), str(ROOT / "platform")):
     if entry not in sys.path:
         sys.path.insert(0, entry)
 
-# Metrics of all workers (config.metrics): each worker writes its values into this folder,
+# Metrics of all workers (common.metrics): each worker writes its values into this folder,
 # emptied here when the server starts, since files of an earlier run would be counted again.
 PROMETHEUS_MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 if PROMETHEUS_MULTIPROC_DIR:
@@ -51,29 +51,29 @@ keepalive = 5
 SHM = "/dev/shm"  # noqa: S108
 worker_tmp_dir = SHM if os.path.isdir(SHM) else None
 control_socket_disable = True
-# The proxies in front (TRUSTED_PROXIES, read by config.client for every per-client limit) are
+# The proxies in front (TRUSTED_PROXIES, read by common.client for every per-client limit) are
 # the only peers whose X-Forwarded-Proto gunicorn believes: the same networks; with a count
 # the addresses are unknown, so any peer (the count already assumes every request passes the
 # proxies); with none, nobody.
-from config.client import trusted_proxies_parse  # noqa: E402
+from common.client import trusted_proxies_parse  # noqa: E402
 
 _trusted = trusted_proxies_parse(os.environ.get("TRUSTED_PROXIES", "").strip())
 if isinstance(_trusted, int):
     forwarded_allow_ips = "*" if _trusted else ""
 else:
     forwarded_allow_ips = ",".join(str(network) for network in _trusted)
-# The request line comes from config.logs.RequestLogMiddleware, with the partner and without
+# The request line comes from common.logs.RequestLogMiddleware, with the partner and without
 # the query string; gunicorn's access log would repeat it without either. Should it be turned
 # on, this logger drops query strings, reset tokens and the Referer's query from every line.
 accesslog = None
-logger_class = "config.logs.AccessLogger"
+logger_class = "common.logs.AccessLogger"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"partner": {"()": "config.logs.PartnerFilter"}},
-    "formatters": {"json": {"()": "config.logs.JsonFormatter"}},
+    "filters": {"partner": {"()": "common.logs.PartnerFilter"}},
+    "formatters": {"json": {"()": "common.logs.JsonFormatter"}},
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",

@@ -7,10 +7,10 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, Router, Schema, Status
 
+from common.client import client_ip
 from common.partner_config import ConfigErrors, config_normalise, config_public
 from common.schemas import DetailOut
-from config.client import client_ip
-from config.text import CleanText
+from common.text import CleanText
 from tenants.directory import directory
 from tenants.middleware import PARTNER_NOT_FOUND, request_partner
 from tenants.preview import PREVIEW_INVALID, preview_config, request_preview

@@ -272,7 +272,7 @@ DEMO_PARTNERS: list[dict[str, Any]] = [
 ]
 
 
-# The demo back office (`/admin/` on each demo partner's host); `manage.py demo_totp SUB` prints
+# The demo back office (`/admin/` on each demo partner's host); `tools/demo_totp.py SUB` prints
 # its current code.
 DEMO_STAFF_USERNAME = "backoffice"
 # Its name in the partner area, where it is the partner admin.

@@ -8,7 +8,7 @@
 // The build (web/vite.config.ts, injectDebugIds) already gave every script and its map the same
 // debug id, offline and deterministically; this step only uploads, it changes no built file.
 // Sentry finds a frame's map by that id; the release (a digest of the built index.html, the same
-// name the server writes into the page: platform/config/error_reporting.py, web_release) groups
+// name the server writes into the page: platform/common/error_reporting.py, web_release) groups
 // the uploads by build. Needs SENTRY_AUTH_TOKEN, SENTRY_ORG and SENTRY_PROJECT (SENTRY_URL for
 // a self-hosted Sentry); without them it prints that it skips and succeeds.
 import { spawnSync } from "node:child_process";

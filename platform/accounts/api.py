@@ -10,6 +10,7 @@ from ninja import Router, Status
 from ninja.errors import HttpError
 
 from accounts import bot_check, services
+from accounts.errors import NO_PORTAL_ACCOUNT, AccountError
 from accounts.models import User
 from accounts.passwords import password_errors
 from accounts.schemas import (
@@ -36,10 +37,10 @@ from accounts.schemas import (
     TokensWrappedOut,
 )
 from accounts.tokens import partner_auth, tokens_issue
+from common.client import client_ip as _client_ip
+from common.errors import FieldError
+from common.i18n import request_language
 from common.schemas import DetailOut
-from config.client import client_ip as _client_ip
-from config.errors import FieldError
-from config.i18n import request_language
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import Partner
 
@@ -107,9 +108,6 @@ def token_refresh(request: HttpRequest, payload: RefreshIn) -> dict[str, str]:
     return services.token_rotate(partner=_partner(request), refresh=payload.refresh)
 
 
-NO_PORTAL_ACCOUNT = "Für diese E-Mail-Adresse gibt es noch kein Konto im Kundenportal."
-
-
 @router.get(
     "/auth/user/profile/end-user-portal/",
     auth=partner_auth,
@@ -120,7 +118,7 @@ def profile(request: HttpRequest) -> Any:
     user = request.auth  # type: ignore[attr-defined]
     if not user.has_usable_password():
         # A verified e-mail without a portal account: the portal turns this into signup.
-        return Status(403, {"detail": NO_PORTAL_ACCOUNT})
+        raise AccountError(NO_PORTAL_ACCOUNT, status=403)
     return [
         {
             "email": user.email,

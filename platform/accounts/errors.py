@@ -16,6 +16,9 @@ NO_PENDING_CHECK = "OTP003"  # a code for a login that is not waiting for one
 EMAIL_NOT_REGISTERED = "EMAIL001"  # password reset for an address this partner does not know
 EMAIL_UNKNOWN = "EMAIL002"  # portal signup for an address this partner does not know
 INVALID_RESET = "RESET001"  # password-reset link unknown, expired or already used
+# A verified e-mail without a portal account asks for the portal's profile (403): the portal
+# turns it into signup (spec/customer-portal.md: "Profile 403: go to SignupView").
+NO_PORTAL_ACCOUNT = "PORTAL001"
 
 MESSAGES = {
     INVALID_CODE: "Ungültiger Code",
@@ -32,6 +35,7 @@ MESSAGES = {
     EMAIL_NOT_REGISTERED: "Diese E-Mail-Adresse ist bei Ihrer Organisation nicht registriert.",
     EMAIL_UNKNOWN: "Diese E-Mail-Adresse ist bei diesem Partner leider nicht bekannt.",
     INVALID_RESET: "Der Link ist ungültig oder abgelaufen. Bitte fordern Sie einen neuen an.",
+    NO_PORTAL_ACCOUNT: "Für diese E-Mail-Adresse gibt es noch kein Konto im Kundenportal.",
 }
 MESSAGES_EN = {
     INVALID_CODE: "Otp is invalid",
@@ -47,6 +51,7 @@ MESSAGES_EN = {
     EMAIL_NOT_REGISTERED: "The email you entered is not registered with your organisation",
     EMAIL_UNKNOWN: "Unfortunately, this email is not known for this partner.",
     INVALID_RESET: "The link is invalid or has expired. Please ask for a new one.",
+    NO_PORTAL_ACCOUNT: "There is no customer portal account for this e-mail address yet.",
 }
 
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.html import strip_tags
 
 from accounts.models import LoginCode, LoginLink
-from config.metrics import MAILS
+from common.metrics import MAILS
 from tenants.brand import mail_logo_url
 from tenants.middleware import partner_site_url
 from tenants.models import Partner

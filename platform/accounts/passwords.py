@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from config.i18n import Language
+from common.i18n import Language
 
 SPECIALS = "~!@#$%^&*()_+{}\":;'[]"
 MIN_LENGTH = 8

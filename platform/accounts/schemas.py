@@ -6,9 +6,9 @@ from ninja import Schema
 from pydantic import Field, field_validator
 
 from accounts.validation import email_normalise
-from config.text import CleanText, Password
+from common.text import CleanText, Password
 
-# Every str a client sends is CleanText (no control characters, no emoji; config.text);
+# Every str a client sends is CleanText (no control characters, no emoji; common.text);
 # passwords are Password (control characters refused, any printable character allowed).
 
 
@@ -48,8 +48,11 @@ class SentOut(Schema):
 
 
 class ErrorOut(Schema):
+    """An accounts error: the message (German, or English by accept-language) and its code of
+    accounts.errors, as the handler of AccountError answers it (config.api)."""
+
     detail: str
-    error_code: str | None = None
+    error_code: str
 
 
 class ProfilePartnerOut(Schema):

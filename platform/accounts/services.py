@@ -52,8 +52,8 @@ from accounts.tokens import (
     refresh_token_validate,
     tokens_issue,
 )
+from common.metrics import LOGINS
 from common.partner_config import PartnerConfig
-from config.metrics import LOGINS
 from privacy.consents import consent_record_signup
 from tenants.models import Partner, is_local_host
 

@@ -7,7 +7,7 @@ the row and renders the mail (accounts.mails)."""
 from __future__ import annotations
 
 from accounts.mails import login_code_mail, login_link_mail, mail_send
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 
 
 @tenant_task(retries=3, retry_delay=30)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from config.text import contains_emoji
+from common.text import contains_emoji
 
 # Local part of allowed characters, an @, domain labels of up to 63 characters.
 EMAIL = re.compile(

@@ -33,7 +33,7 @@ from authority.models import (
     AuthoritySubmissionItem,
     DoubleRegistration,
 )
-from config.text import text_clean
+from common.text import text_clean
 from quota import catalogue
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import DOUBLE_REGISTRATION_REASON, QuotaError, quota_application_move

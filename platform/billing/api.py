@@ -12,7 +12,7 @@ from accounts.tokens import partner_auth
 from billing import errors, selectors, services
 from billing.models import Client
 from billing.schemas import ClientCreatedOut, ClientLockedOut, ClientPreviousOut, VatValidOut
-from config.text import CleanText
+from common.text import CleanText
 from tenants.middleware import request_partner
 
 router = Router(tags=["billing"], auth=partner_auth)

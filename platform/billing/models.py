@@ -8,7 +8,7 @@ from django.db import models
 from django.db.models.functions import Upper
 
 from billing.masking import IbanMaskField
-from config.crypto import EncryptedTextField
+from common.crypto import EncryptedTextField
 
 
 class Client(models.Model):
@@ -25,7 +25,7 @@ class Client(models.Model):
         BUSINESS = "business", "Gewerblich"
 
     # Street, house number, bank and card data and the VAT/tax number are encrypted at rest
-    # (config.crypto); their lengths are checked on the plain value in billing.validation.
+    # (common.crypto); their lengths are checked on the plain value in billing.validation.
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clients")
     gender = models.CharField(max_length=20, choices=Gender.choices, blank=True)
     first_name = models.CharField(max_length=100)

@@ -15,7 +15,7 @@ from billing.models import Client
 from billing.selectors import client_previous
 from billing.validation import client_validate, tax_number_normalise, tax_number_valid
 from common.partner_config import PartnerConfig
-from config.text import text_problem
+from common.text import text_problem
 from privacy.consents import consent_record_promotion
 from privacy.models import ConsentRecord
 from quota.services import QuotaError, quota_applications_create

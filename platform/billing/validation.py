@@ -11,7 +11,7 @@ from stdnum.de import stnr, vat
 
 from billing import errors
 from common.partner_config import PartnerConfig
-from config.text import contains_emoji, text_problem
+from common.text import contains_emoji, text_problem
 
 TEXT_FIELDS = (
     "first_name", "last_name", "street_name", "street_number", "postal_code", "city", "account_name",

@@ -19,7 +19,7 @@ class DetailOut(Schema):
     detail: str
     # Left out of the body when there is none, never sent as null: the owner's calls answer
     # `{"detail": "..."}` (the specs' shape), and the API's own error handlers leave it out the
-    # same way (config.errors.ERROR_DETAIL_SCHEMA), so one client type reads them all. The
+    # same way (common.errors.ERROR_DETAIL_SCHEMA), so one client type reads them all. The
     # document says so too: a string when present, no null and no default.
     error_code: str | SkipJsonSchema[None] = Field(
         None, exclude_if=lambda code: code is None, json_schema_extra=_no_default

@@ -14,7 +14,7 @@ from ninja.errors import ValidationError
 from accounts.api import router as accounts_router
 from accounts.errors import AccountError
 from billing.api import router as billing_router
-from config.api_errors import (
+from common.api_errors import (
     BAD_REQUEST,
     BODY_ERRORS,
     DETAILS,
@@ -22,8 +22,8 @@ from config.api_errors import (
     SERVER_ERROR,
     body_error_response,
 )
-from config.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
-from config.i18n import request_language
+from common.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, field_errors
+from common.i18n import request_language
 from integrations.api import router as integrations_router
 from operations.api import router as operations_router
 from operations.documents_api import portal_router as documents_portal_router

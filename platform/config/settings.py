@@ -101,7 +101,7 @@ if SECRET_KEY in PUBLISHED_SECRET_KEYS:
 BASE_DOMAIN = os.environ.get("BASE_DOMAIN", "localhost")
 PUBLIC_HOSTS = [BASE_DOMAIN, *env_list("PUBLIC_HOSTS", "127.0.0.1")]
 # The hops in front of the server that may set X-Forwarded-For: empty (none; the TCP peer is
-# the client), a count, or a comma list of CIDRs. Read by config.client.client_ip.
+# the client), a count, or a comma list of CIDRs. Read by common.client.client_ip.
 TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "")
 # Hosts are validated by tenants.middleware.PartnerMiddleware against the Domain table
 # (custom partner domains included) and PUBLIC_HOSTS; nothing unknown reaches a view.
@@ -168,18 +168,18 @@ TENANT_DOMAIN_MODEL = "tenants.Domain"
 TENANT_TEMPLATE_SCHEMA = "partner_template"
 
 MIDDLEWARE = [
-    # Probes first: any host, plain HTTP, no partner (see config.health).
-    "config.health.HealthMiddleware",
-    # Request counts and latency by route pattern; /metrics for allowed scrapers (config.metrics).
-    "config.metrics.MetricsMiddleware",
-    "config.logs.RequestLogMiddleware",
+    # Probes first: any host, plain HTTP, no partner (see common.health).
+    "common.health.HealthMiddleware",
+    # Request counts and latency by route pattern; /metrics for allowed scrapers (common.metrics).
+    "common.metrics.MetricsMiddleware",
+    "common.logs.RequestLogMiddleware",
     # /api/: bodies refused before they are read, every error as JSON, Cache-Control: no-store.
-    "config.api_errors.ApiErrorMiddleware",
+    "common.api_errors.ApiErrorMiddleware",
     "tenants.middleware.PartnerMiddleware",
     # A deactivated partner answers only its configuration call (tenants.active).
     "tenants.active.InactivePartnerMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "config.security.ContentSecurityPolicyMiddleware",
+    "common.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -312,14 +312,14 @@ def _whitenoise_headers(headers: Headers, path: str, url: str) -> None:
 WHITENOISE_ADD_HEADERS_FUNCTION = _whitenoise_headers
 
 # Media (scans): an S3-compatible bucket when S3_BUCKET is set, else MEDIA_ROOT. Names carry
-# the partner's schema as prefix; the storage checks it per call (config.storage). Credentials
+# the partner's schema as prefix; the storage checks it per call (common.storage). Credentials
 # come from AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or the pod's role), read by boto3.
 S3_BUCKET = os.environ.get("S3_BUCKET", "")
 if S3_BUCKET:
     from botocore.config import Config as BotoConfig
 
     MEDIA_STORAGE: dict[str, object] = {
-        "BACKEND": "config.storage.PartnerS3Storage",
+        "BACKEND": "common.storage.PartnerS3Storage",
         "OPTIONS": {
             "bucket_name": S3_BUCKET,
             "endpoint_url": os.environ.get("S3_ENDPOINT_URL") or None,
@@ -337,7 +337,7 @@ if S3_BUCKET:
         },
     }
 else:
-    MEDIA_STORAGE = {"BACKEND": "config.storage.PartnerFileSystemStorage"}
+    MEDIA_STORAGE = {"BACKEND": "common.storage.PartnerFileSystemStorage"}
 STORAGES = {
     "default": MEDIA_STORAGE,
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -407,7 +407,7 @@ CONTENT_SECURITY_POLICY = os.environ.get(
     ),
 )
 
-# Prometheus metrics at /metrics (config.metrics): off unless switched on; then only for a peer
+# Prometheus metrics at /metrics (common.metrics): off unless switched on; then only for a peer
 # in these networks (the scraper, calling the pod directly) and never through a proxy.
 METRICS_ENABLED = env_bool("METRICS_ENABLED", False)
 METRICS_ALLOWED_NETWORKS = os.environ.get("METRICS_ALLOWED_NETWORKS", "127.0.0.1/32,::1/128")
@@ -421,10 +421,10 @@ except ValueError:
         f"METRICS_ALLOWED_NETWORKS must be a comma list of networks; got {METRICS_ALLOWED_NETWORKS!r}"
     ) from None
 
-# Error reporting to Sentry (config.error_reporting): only with SENTRY_DSN; personal data scrubbed.
+# Error reporting to Sentry (common.error_reporting): only with SENTRY_DSN; personal data scrubbed.
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
 if SENTRY_DSN:
-    from config.error_reporting import init_error_reporting
+    from common.error_reporting import init_error_reporting
 
     init_error_reporting(
         SENTRY_DSN,
@@ -432,7 +432,7 @@ if SENTRY_DSN:
         release=os.environ.get("SENTRY_RELEASE", ""),
     )
 
-# Tracing with OpenTelemetry (config.tracing): TRACING=1 or 0; unset or empty, on exactly when
+# Tracing with OpenTelemetry (common.tracing): TRACING=1 or 0; unset or empty, on exactly when
 # an OTLP endpoint is set (the exporter reads the standard OTEL_* variables; localhost:4318 by
 # default).
 _OTLP_ENDPOINT = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get(
@@ -440,8 +440,8 @@ _OTLP_ENDPOINT = os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or os.environ.get
 )
 TRACING = env_bool("TRACING", False) if os.environ.get("TRACING", "").strip() else bool(_OTLP_ENDPOINT)
 
-# Logs: one JSON object per line with the partner on each (config.logs), or plain text for
-# a developer's terminal. No personal data: see config.logs.
+# Logs: one JSON object per line with the partner on each (common.logs), or plain text for
+# a developer's terminal. No personal data: see common.logs.
 LOG_FORMAT = os.environ.get("LOG_FORMAT", "text" if DEV else "json")
 if LOG_FORMAT == "json":
     # Python warnings go through logging too, so they are JSON lines like everything else.
@@ -449,9 +449,9 @@ if LOG_FORMAT == "json":
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"partner": {"()": "config.logs.PartnerFilter"}},
+    "filters": {"partner": {"()": "common.logs.PartnerFilter"}},
     "formatters": {
-        "json": {"()": "config.logs.JsonFormatter"},
+        "json": {"()": "common.logs.JsonFormatter"},
         "text": {"format": "%(levelname)s %(name)s [%(partner)s] %(message)s"},
     },
     "handlers": {
@@ -466,7 +466,7 @@ LOGGING = {
         "django.db.backends": {"level": "WARNING"},
         # The embedded server's bookkeeping, not ours to read.
         "pgserver": {"level": "WARNING"},
-        # One line per request comes from config.logs.RequestLogMiddleware; in the default
+        # One line per request comes from common.logs.RequestLogMiddleware; in the default
         # run gunicorn's access log shows the same.
         "thg.request": {"level": "INFO" if LOG_FORMAT == "json" else "WARNING"},
         # The huey consumer adds a handler of its own to a logger without one.
@@ -530,7 +530,7 @@ HUEY = {
         "shutdown_timeout": env_int("HUEY_SHUTDOWN_TIMEOUT", 25),
     },
 }
-# A worker's allocator (config.worker_memory): page-sized arrays of a scan from mmap, returned
+# A worker's allocator (common.worker_memory): page-sized arrays of a scan from mmap, returned
 # at free (0: glibc's dynamic threshold), and at most this many malloc arenas (0: glibc's).
 WORKER_MMAP_THRESHOLD = env_int("WORKER_MMAP_THRESHOLD", 128 * 1024)
 WORKER_MALLOC_ARENAS = env_int("WORKER_MALLOC_ARENAS", 2)
@@ -545,7 +545,7 @@ else:
     )
 
 # E-mail: written under var/mail/ and printed in the default run; SMTP by variables in production.
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "config.mail.OutboxBackend")
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "common.mail.OutboxBackend")
 MAIL_DIR = Path(os.environ.get("MAIL_DIR", VAR_DIR / "mail"))
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25)
@@ -591,7 +591,7 @@ OCR_NICE = env_int("OCR_NICE", 0 if DEV else 10)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
 # A multipart body (the scan upload) beyond this, any other body beyond
-# DATA_UPLOAD_MAX_MEMORY_SIZE, is answered 413 before it is read (config.api_errors).
+# DATA_UPLOAD_MAX_MEMORY_SIZE, is answered 413 before it is read (common.api_errors).
 UPLOAD_MAX_BODY_SIZE = SCAN_MAX_BYTES + 1024 * 1024
 # The partner area's bulk upload: a ZIP of up to 200 MB (operations.archive).
 BULK_UPLOAD_MAX_BODY_SIZE = 201 * 1024 * 1024
@@ -638,7 +638,7 @@ PASSWORD_RESET_TIMEOUT = 60 * 60
 DEVICE_COOKIE_NAME = "thg_device"
 DEVICE_COOKIE_AGE = 365 * 24 * 3600
 
-# Field encryption (config.crypto): street, house number, bank and card data and the VAT/tax
+# Field encryption (common.crypto): street, house number, bank and card data and the VAT/tax
 # number are stored as Fernet tokens. FIELD_ENCRYPTION_KEYS is a comma list of random strings
 # (e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`): the first encrypts,
 # all decrypt. Rotation: prepend a new key, run `manage.py rotate_field_keys`, then remove the

@@ -240,7 +240,7 @@ def _reporting_meta(index_html: bytes) -> bytes:
     such tag and the app loads nothing of Sentry."""
     if not settings.SENTRY_BROWSER_DSN:
         return b""
-    from config.error_reporting import web_release
+    from common.error_reporting import web_release
 
     return (
         f'<meta name="thg-error-reporting" content="{escape(settings.SENTRY_BROWSER_DSN)}"'

@@ -11,8 +11,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 # Imported in each gunicorn worker, after the fork: tracing (when on) starts here, before the
-# app loads its middleware, so its exporter thread lives in the worker (config.tracing).
-from config.tracing import init_tracing  # noqa: E402
+# app loads its middleware, so its exporter thread lives in the worker (common.tracing).
+from common.tracing import init_tracing  # noqa: E402
 
 init_tracing(service_name="thg-web")
 

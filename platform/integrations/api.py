@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
 from common.schemas import DetailOut
-from config.text import CleanText
+from common.text import CleanText
 from integrations import selectors, services
 from integrations.errors import IntegrationError
 from integrations.models import WebhookEndpoint

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from config.i18n import request_language
+from common.i18n import request_language
 from staff.errors import StaffError
 
 KEY_INVALID = "APIKEY001"  # unknown, revoked or rotated key, or its admin no longer one

@@ -3,7 +3,7 @@
 A key is `thg_<prefix>_<secret>`: the prefix (10 characters) finds the row and is shown in
 the partner area; the secret (43 characters, 256 bits) is stored only as an HMAC-SHA256 under
 the server's SECRET_KEY, so a copy of the database holds no usable key. Keys travel in the
-`X-API-Key` header, never in a URL; config.logs takes anything shaped like a key out of every
+`X-API-Key` header, never in a URL; common.logs takes anything shaped like a key out of every
 log line as well.
 
 A key acts for the partner admin who made or last rotated it, with the rights of its scope:

@@ -8,7 +8,7 @@ import uuid
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
-from config.crypto import EncryptedTextField
+from common.crypto import EncryptedTextField
 
 
 class ApiKey(models.Model):

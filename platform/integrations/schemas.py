@@ -6,7 +6,7 @@ from typing import Literal
 
 from ninja import Field, Schema
 
-from config.text import CleanText
+from common.text import CleanText
 
 
 class ApiKeyIn(Schema):

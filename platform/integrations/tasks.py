@@ -8,7 +8,7 @@ from django_tenants.utils import get_public_schema_name, schema_context
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task
 
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from integrations.models import WebhookEndpoint
 from integrations.services import delivery_attempt, webhooks_sweep
 from tenants.models import Partner

@@ -11,10 +11,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema, Status
 
+from common.i18n import request_language
 from common.partner_config import PartnerConfig
 from common.schemas import DetailOut
-from config.i18n import request_language
-from config.text import CleanText
+from common.text import CleanText
 from operations import selectors, services
 from operations.models import SingleDeal, SubPartner
 from staff.auth import staff_auth, staff_role

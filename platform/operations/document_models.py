@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db import models
 
-from config.crypto import EncryptedTextField
+from common.crypto import EncryptedTextField
 
 
 class DocumentKind(models.TextChoices):

@@ -21,7 +21,7 @@ from pydantic import Field, StrictBool
 from accounts.tokens import partner_auth
 from billing.masking import iban_masked
 from common.downloads import download_answer
-from config.text import CleanText
+from common.text import CleanText
 from operations import camt, credit_notes, einvoice, reports, settlement
 from operations.document_models import DocumentKind, PayoutDocument
 from operations.models import SettlementBatch, SettlementItem

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.i18n import Language
+from common.i18n import Language
 
 NAME_MISSING = "OPS001"  # a name is required
 KEY_INVALID = "OPS002"  # referral / deal key: letters, digits, hyphen, 3-40

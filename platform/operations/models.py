@@ -11,7 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 
 from billing.masking import IbanMaskField
-from config.crypto import EncryptedTextField
+from common.crypto import EncryptedTextField
 
 # Letters, digits, hyphen, 3-40: a key that survives a URL unescaped (`?ref=KEY`, `?deal=KEY`).
 KEY_PATTERN = r"^[A-Za-z0-9-]{3,40}$"

@@ -22,10 +22,10 @@ from text_unidecode import unidecode
 
 from billing.masking import iban_masked
 from billing.models import Client
+from common.crypto import encrypted_fields
 from common.downloads import download_answer
 from common.partner_config import PartnerConfig
-from config.crypto import encrypted_fields
-from config.text import CleanText
+from common.text import CleanText
 from operations import bulk, settlement
 from operations.archive import ArchiveRefused
 from operations.models import BulkUpload, BulkUploadItem, SettlementBatch, SettlementItem, SettlementSettings

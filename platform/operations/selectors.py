@@ -11,8 +11,8 @@ from django.db.models import Count, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
+from common.i18n import Language
 from common.partner_config import PartnerConfig
-from config.i18n import Language
 from operations import dashboard
 from operations.models import CENT, SingleDeal, SubPartner
 from quota import catalogue

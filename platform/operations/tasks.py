@@ -6,7 +6,7 @@ from django_tenants.utils import get_public_schema_name
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task
 
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from operations.bulk import bulk_item_process, bulk_uploads_sweep
 from tenants.models import Partner
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from config.crypto import EncryptedTextField
+from common.crypto import EncryptedTextField
 
 
 class DataExport(models.Model):

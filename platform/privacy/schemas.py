@@ -3,7 +3,7 @@ from __future__ import annotations
 from ninja import Schema
 from pydantic import Field
 
-from config.text import CleanText
+from common.text import CleanText
 
 
 class PrivacyErrorOut(Schema):

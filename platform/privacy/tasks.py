@@ -11,7 +11,7 @@ from huey import crontab
 from huey.contrib.djhuey import db_periodic_task
 
 from accounts.mails import mail_secret_open, mail_send
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from privacy.models import DataExport, ErasureRequest
 from privacy.retention import retention_apply
 from privacy.services import data_export_build

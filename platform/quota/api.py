@@ -11,10 +11,10 @@ from ninja import Query, Router, Schema, Status
 from pydantic import Field, ValidationError
 
 from accounts.tokens import partner_auth
+from common.errors import FieldError
+from common.i18n import Language, request_language
 from common.partner_config import PartnerConfig
-from config.errors import FieldError
-from config.i18n import Language, request_language
-from config.text import CleanMultiline
+from common.text import CleanMultiline
 from quota import schemas, selectors, services
 from quota.amounts import fee_schedule
 from quota.models import QuotaApplication, QuotaStatus

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.i18n import Language
+from common.i18n import Language
 from quota.models import QuotaStatus as S
 
 

@@ -10,7 +10,7 @@ from ninja import Field, Router, Schema
 
 from common.partner_config import PartnerConfig
 from common.schemas import DetailOut
-from config.text import CleanText
+from common.text import CleanText
 from quota import fee_selectors, fee_services
 from staff.auth import staff_auth, staff_role
 from staff.models import StaffMember

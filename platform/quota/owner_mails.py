@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.mails import mail_send
 from common.partner_config import PartnerConfig
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from quota.models import QuotaApplication, QuotaStatus
 from tenants.middleware import partner_site_url
 from tenants.models import Partner

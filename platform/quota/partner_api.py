@@ -15,10 +15,10 @@ from django.utils import timezone
 from ninja import Field, Query, Router, Schema, Status
 
 from common.downloads import download_answer
+from common.i18n import request_language
 from common.partner_config import PartnerConfig
 from common.schemas import DetailOut
-from config.i18n import request_language
-from config.text import CleanMultiline
+from common.text import CleanMultiline
 from operations import errors as ops_errors
 from operations.attribution import DEAL_CEILING
 from operations.errors import OperationsError

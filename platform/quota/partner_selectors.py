@@ -22,9 +22,9 @@ from psycopg import ClientCursor
 
 from accounts.models import User
 from billing.models import Client
+from common.i18n import Language
 from common.partner_config import PartnerConfig
 from common.tables import Column, csv_row, headers
-from config.i18n import Language
 from integrations.models import ApplicationReference
 from operations.models import SingleDeal, SubPartner
 from privacy.consents import third_party_agreement, third_party_agreement_column, third_party_agreement_out

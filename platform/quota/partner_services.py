@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
-from config.i18n import Language
+from common.i18n import Language
 from operations import errors as ops_errors
 from operations.attribution import single_deal_ceiling_refusal, single_deal_refusal
 from operations.models import SingleDeal

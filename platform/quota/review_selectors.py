@@ -13,7 +13,7 @@ from django.db.models import Count, F, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from config.i18n import Language
+from common.i18n import Language
 from quota import catalogue
 from quota.models import QuotaApplication
 from quota.partner_selectors import owner_name

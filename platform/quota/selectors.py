@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from billing.models import Client
+from common.i18n import Language
 from common.partner_config import PartnerConfig
-from config.i18n import Language
 from operations.credit_notes import card_documents
 from quota import catalogue
 from quota.amounts import FeeSchedule, application_amounts, fee_schedule

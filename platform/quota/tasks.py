@@ -6,7 +6,7 @@ from django_tenants.utils import schema_context
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task
 
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from quota.services import application_day_counts_compact
 from tenants.models import Partner
 

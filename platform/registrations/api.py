@@ -12,11 +12,11 @@ from ninja import Router, Schema, Status
 from pydantic import Field
 
 from accounts.tokens import PartnerAccessToken, partner_auth
+from common.client import client_ip
 from common.downloads import download_answer
+from common.errors import FieldError
 from common.partner_config import PartnerConfig
-from config.client import client_ip
-from config.errors import FieldError
-from config.text import CleanText, form_text_check
+from common.text import CleanText, form_text_check
 from registrations import errors, files, schemas, services
 from registrations.errors import ScanRejected
 from registrations.models import BevRegistration

@@ -17,8 +17,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from common import metrics
 from common.partner_config import PartnerConfig
-from config import metrics
 from privacy.consents import consents_record_terms
 from privacy.models import ConsentRecord
 from registrations import errors

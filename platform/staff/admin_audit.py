@@ -9,7 +9,7 @@ from typing import Any
 from django.db import models
 from django.http import HttpRequest
 
-from config.crypto import encrypted_fields
+from common.crypto import encrypted_fields
 from tenants.middleware import request_partner
 
 # Never copied into the log: hashes and secrets. Encrypted fields (bank data, addresses) are

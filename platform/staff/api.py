@@ -24,11 +24,11 @@ from django_otp.models import Device
 from ninja import Query, Router, Status
 
 from accounts.models import User
+from common.client import client_ip
 from common.downloads import download_answer
+from common.i18n import request_language
 from common.schemas import DetailOut
 from common.tables import XLSX_CONTENT_TYPE, Column, csv_file, xlsx_file
-from config.client import client_ip
-from config.i18n import request_language
 from staff import selectors, services
 from staff.audit import audit_record
 from staff.auth import bearer_refuse, csrf_require, partner_require, staff_auth, staff_role

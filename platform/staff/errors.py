@@ -7,7 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from config.i18n import request_language
+from common.i18n import request_language
 
 NOT_SIGNED_IN = "STAFF401"  # no staff session, a password-only session, a bearer token
 FORBIDDEN = "STAFF403"  # a role that may not make this call

@@ -8,7 +8,7 @@ from ninja import Schema
 from pydantic import Field, field_validator
 
 from accounts.validation import email_normalise
-from config.text import CleanText, Password
+from common.text import CleanText, Password
 
 # Every str a client sends is CleanText (no control characters, no emoji); passwords Password.
 

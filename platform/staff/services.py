@@ -35,7 +35,7 @@ from qrcode.image.svg import SvgPathFillImage
 from accounts.mails import mail_secret_seal
 from accounts.models import User, canonical_name
 from accounts.throttle import failure_key, failure_record, failure_wait
-from config.metrics import LOGINS
+from common.metrics import LOGINS
 from staff.audit import audit_record
 from staff.errors import (
     BAD_CREDENTIALS,
@@ -210,7 +210,7 @@ def totp_enrolment_confirm(*, user: User, token: str) -> CodeCheck:
 
 
 def demo_device_ensure(*, user: User, key: str) -> TOTPDevice:
-    """The demo back office's authenticator with a known key (`manage.py demo_totp` reads it)."""
+    """The demo back office's authenticator with a known key (`tools/demo_totp.py` reads it)."""
     device, _ = TOTPDevice.objects.update_or_create(
         user=user, name=TOTP_DEVICE_NAME, defaults={"key": key, "confirmed": True}
     )

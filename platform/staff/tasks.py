@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.tasks import tenant_task
+from common.tasks import tenant_task
 from staff.mails import staff_invite_mail
 
 

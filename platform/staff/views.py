@@ -25,7 +25,7 @@ from django_otp import login as otp_login
 from django_otp.models import Device
 
 from accounts.models import User
-from config.client import client_ip
+from common.client import client_ip
 from staff import services
 from staff.sessions import staff_session_start
 from tenants.middleware import request_partner

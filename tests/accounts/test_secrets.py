@@ -130,7 +130,7 @@ def test_the_outbox_prints_codes_only_with_mail_echo(
     post: Any, settings: Any, tmp_path: Any, capsys: Any, monkeypatch: Any, echo: str | None
 ) -> None:
     # given the default run's mail backend
-    settings.EMAIL_BACKEND = "config.mail.OutboxBackend"
+    settings.EMAIL_BACKEND = "common.mail.OutboxBackend"
     settings.MAIL_DIR = tmp_path
     settings.MAIL_QUIET = False
     if hasattr(settings, "MAIL_ECHO"):
@@ -172,7 +172,7 @@ def test_the_request_log_carries_no_query_string_or_reset_token(client: Client, 
 def test_djangos_4xx_lines_carry_no_reset_token_in_either_log_format(client: Client, caplog: Any) -> None:
     import logging
 
-    from config.logs import JsonFormatter, PartnerFilter
+    from common.logs import JsonFormatter, PartnerFilter
 
     with caplog.at_level("WARNING", logger="django.request"):
         response = client.get(f"/api/auth/user/password-reset/verify/{SECRET}/MQ/", HTTP_HOST=HOST)
@@ -207,7 +207,7 @@ def test_djangos_4xx_lines_carry_no_reset_token_in_either_log_format(client: Cli
     ],
 )
 def test_urls_are_redacted_for_logs(url: str, logged: str) -> None:
-    from config.logs import url_redact
+    from common.logs import url_redact
 
     assert url_redact(url) == logged
 
@@ -216,8 +216,8 @@ def test_make_serve_and_the_image_use_the_redacting_access_logger() -> None:
     from tests.conftest import ROOT
 
     serve = (ROOT / "Makefile").read_text().split("\nserve:", 1)[1].split("\n\n", 1)[0]
-    assert "--access-logfile -" in serve and "--logger-class config.logs.AccessLogger" in serve
-    assert 'logger_class = "config.logs.AccessLogger"' in (ROOT / "deploy" / "gunicorn.conf.py").read_text()
+    assert "--access-logfile -" in serve and "--logger-class common.logs.AccessLogger" in serve
+    assert 'logger_class = "common.logs.AccessLogger"' in (ROOT / "deploy" / "gunicorn.conf.py").read_text()
 
 
 def test_gunicorns_access_log_drops_tokens(django_db_setup: None, tmp_path: Any) -> None:
@@ -244,7 +244,7 @@ def test_gunicorns_access_log_drops_tokens(django_db_setup: None, tmp_path: Any)
         [
             *(sys.executable, "-m", "gunicorn", "config.wsgi:application", "--chdir", str(ROOT / "platform")),
             *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--no-control-socket"),
-            *("--access-logfile", str(log), "--logger-class", "config.logs.AccessLogger"),
+            *("--access-logfile", str(log), "--logger-class", "common.logs.AccessLogger"),
         ],
         env=env,
         cwd=ROOT,

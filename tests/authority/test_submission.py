@@ -23,7 +23,7 @@ from openpyxl import Workbook, load_workbook
 from authority import package, services
 from authority.models import AuthorityAuditEntry, AuthoritySubmission, AuthoritySubmissionItem
 from authority.services import AuthorityError, answer_import, submission_create
-from config.text import text_problem
+from common.text import text_problem
 from privacy.models import ConsentRecord
 from quota.models import QuotaApplication, QuotaStatus
 from registrations.vin import kba_check_digit

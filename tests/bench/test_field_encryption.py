@@ -4,7 +4,7 @@ only, each encrypted and plain in the same run, alternating rounds. The list is 
 decrypting the IBAN for its last four characters (before), and reading the stored masked
 column (billing.masking), which lists use.
 
-The plain baseline is the same code with config.crypto's encrypt/decrypt swapped for the
+The plain baseline is the same code with common.crypto's encrypt/decrypt swapped for the
 identity (and its own rows, written plain): same requests through the same middleware, the
 same queries, only the Fernet work missing."""
 
@@ -22,7 +22,7 @@ from django.test import Client as HttpClient
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
-import config.crypto as crypto
+import common.crypto as crypto
 from accounts.models import User
 from accounts.tokens import tokens_issue
 from billing.models import Client

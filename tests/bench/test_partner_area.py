@@ -174,7 +174,7 @@ TRIGRAM_INDEXES = ("accounts_user_email_trgm", "billing_client_first_trgm", "bil
 def _searches(big: Partner) -> dict[str, Any]:
     """The free-text search (page 1 with its count) with the trigram indexes, and the same with
     them dropped inside a transaction that is rolled back (the baseline of the same run). Only
-    where the server has pg_trgm (config.trigram): the embedded server has not."""
+    where the server has pg_trgm (common.trigram): the embedded server has not."""
     figures: dict[str, Any] = {}
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_indexes WHERE schemaname = %s AND indexname = ANY(%s)",

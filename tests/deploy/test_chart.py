@@ -317,6 +317,12 @@ def test_dockerfile_builds_the_web_app_and_runs_non_root_with_tesseract() -> Non
         "operations", "authority", "privacy", "console", "integrations",
     }  # fmt: skip
     assert {"platform", "tenants", "themes"} <= set(sources)
+    # developer tools and tests stay out of the image, and so do their commands (tools/)
+    assert not {source.split("/")[0] for source in sources} & {"tests", "tools"}
+    assert "**" in ignore and not [line for line in ignore if line.startswith(("!tests", "!tools"))]
+    from django.core.management import get_commands
+
+    assert not {"demo_totp", "export_partner_fixtures"} & set(get_commands())
 
 
 def test_web_pods_are_scraped_with_metrics_summed_over_workers() -> None:
@@ -361,7 +367,7 @@ def test_the_worker_is_probed_scraped_and_stops_gracefully() -> None:
 
 
 def test_the_grafana_dashboard_asks_only_for_metrics_the_code_exports() -> None:
-    from config import metrics
+    from common import metrics
 
     dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
     exported = {

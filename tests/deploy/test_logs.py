@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from django_tenants.utils import schema_context
 
-from config.logs import JsonFormatter, PartnerFilter, redact
+from common.logs import JsonFormatter, PartnerFilter, redact
 from tests.fixtures.zlb.generate import zlb_document
 
 HOST = "autohaus.localhost"

@@ -19,7 +19,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage, storages
 from django_tenants.utils import schema_context
 from huey.contrib.djhuey import HUEY
-from config.health import readiness
+from common.health import readiness
 
 out = {
     "storage": type(storages["default"]).__name__,
@@ -106,14 +106,14 @@ def test_readiness_names_each_dependency_that_is_down_and_stays_ready_for_shared
         "REDIS_URL": "redis://127.0.0.1:9/5",
         "S3_BUCKET": "no-such-bucket",
     }
-    script = "import json; from config.health import readiness; print('PROBE' + json.dumps(readiness()))"
+    script = "import json; from common.health import readiness; print('PROBE' + json.dumps(readiness()))"
 
     result = manage(env, "shell", "-c", script)
 
     assert result.returncode == 0, result.stderr[-3000:]
     ready, checks = json.loads(result.stdout.split("PROBE", 1)[1])
     # Redis and the bucket are shared by every pod: reported, but the pod stays ready
-    # (config.health); only the database or a pod's own media folder make it unready.
+    # (common.health); only the database or a pod's own media folder make it unready.
     assert ready is True
     assert checks["database"].startswith("ok")
     assert checks["redis"].startswith("error: ConnectionError")

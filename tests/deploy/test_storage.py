@@ -9,7 +9,7 @@ from django.core.exceptions import SuspiciousFileOperation
 from django.core.files.base import ContentFile
 from django_tenants.utils import schema_context
 
-from config.storage import PartnerFileSystemStorage
+from common.storage import PartnerFileSystemStorage
 
 
 @pytest.mark.django_db

@@ -53,7 +53,7 @@ def django(code: str) -> str:
 def demo_totp(subdomain: str) -> str:
     env = {**os.environ, "DATABASE_URL": database_url(), "PYTHONPATH": f"{ROOT}:{ROOT / 'platform'}"}
     done = subprocess.run(
-        [sys.executable, "manage.py", "demo_totp", subdomain],
+        [sys.executable, "tools/demo_totp.py", subdomain],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -102,7 +102,7 @@ def back_office_moves(browser: Browser, partner_url: PartnerUrl, address: str) -
         base_url=partner_url("stadtwerk", "").rstrip("/"),
         username="backoffice",
         password="Backoffice_2026!",
-        # the demo back office's authenticator, read as a person would: `manage.py demo_totp`
+        # the demo back office's authenticator, read as a person would: `tools/demo_totp.py`
         code=lambda: demo_totp("stadtwerk"),
     )
     admin.goto(partner_url("stadtwerk", f"/admin/quota/quotaapplication/?q={address}"))

@@ -18,7 +18,7 @@ from django.test import Client
 from django_tenants.utils import schema_context
 from freezegun import freeze_time
 
-from config.logs import JsonFormatter, PartnerFilter, url_redact
+from common.logs import JsonFormatter, PartnerFilter, url_redact
 from integrations.models import ApiKey
 from quota.models import QuotaApplication, StatusChange
 from staff.models import AuditEntry, StaffMember

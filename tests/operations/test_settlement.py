@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from billing.models import Client as BillingClient
-from config import crypto
+from common import crypto
 from operations.models import SettlementBatch, SettlementItem
 from operations.sepa import XSD_DIR
 from privacy.models import RetainedPayout

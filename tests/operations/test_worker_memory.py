@@ -1,4 +1,4 @@
-"""A huey worker's allocator (config.worker_memory): the page-sized arrays of a scan go back to
+"""A huey worker's allocator (common.worker_memory): the page-sized arrays of a scan go back to
 the system when freed, so a bulk upload's worker does not keep the last scan's arrays beside
 the next scan's (the peak per worker was over its 400 MB target)."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from huey.contrib.djhuey import HUEY
 
-from config.worker_memory import allocator_setup, worker_memory_setup
+from common.worker_memory import allocator_setup, worker_memory_setup
 
 ARRAY_MB = 24
 

@@ -1,5 +1,5 @@
 """A mail backend for the worker tests: marks that a send began, takes two seconds, then writes
-the mail like the default backend (config.mail.OutboxBackend)."""
+the mail like the default backend (common.mail.OutboxBackend)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.mail import EmailMessage
 
-from config.mail import OutboxBackend
+from common.mail import OutboxBackend
 
 SEND_SECONDS = 2.0
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from config.error_reporting import web_release
+from common.error_reporting import web_release
 from tests.ops.test_settings import import_settings
 
 ROOT = Path(__file__).resolve().parents[2]

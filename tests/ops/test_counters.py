@@ -1,4 +1,4 @@
-"""The login, throttle and mail counters of /metrics (config.metrics): one admin login that
+"""The login, throttle and mail counters of /metrics (common.metrics): one admin login that
 succeeds, wrong passwords until the growing delay throttles, and a mail the server refuses."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from config.error_reporting import web_release
+from common.error_reporting import web_release
 
 ROOT = Path(__file__).resolve().parents[2]
 DIST = ROOT / "web" / "dist"

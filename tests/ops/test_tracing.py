@@ -1,4 +1,4 @@
-"""Tracing (config.tracing): off unless configured; on, a request on a partner's host is a server
+"""Tracing (common.tracing): off unless configured; on, a request on a partner's host is a server
 span with the partner and its queries as child spans, a task is a span continuing the trace that
 enqueued it, and no attribute holds a query string's values or an e-mail address.
 
@@ -19,7 +19,7 @@ from django.conf import settings
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
-from config.tracing import TRACE_KWARG, active, init_tracing, shutdown_tracing
+from common.tracing import TRACE_KWARG, active, init_tracing, shutdown_tracing
 
 ROOT = Path(__file__).resolve().parents[2]
 DJANGO_MIDDLEWARE = "opentelemetry.instrumentation.django.middleware.otel_middleware._DjangoMiddleware"
@@ -58,7 +58,7 @@ def test_with_tracing_off_nothing_is_set_up() -> None:
 def _wsgi_probe(**env: str) -> dict[str, Any]:
     code = (
         "import json, sys; import config.wsgi; from django.conf import settings; "
-        "from config.tracing import active; "
+        "from common.tracing import active; "
         "print('OUT' + json.dumps({'active': active(), 'sdk': 'opentelemetry.sdk.trace' in sys.modules, "
         f"'middleware': {DJANGO_MIDDLEWARE!r} in settings.MIDDLEWARE}}))"
     )
@@ -113,7 +113,7 @@ PARTNER = "thg.partner"
 
 
 def test_a_task_is_a_span_of_its_partner_continuing_the_enqueuing_trace(spans: InMemorySpanExporter) -> None:
-    from config import tracing
+    from common import tracing
     from registrations.tasks import scan_orphans_sweep
 
     schema = _schema("stadtwerk")

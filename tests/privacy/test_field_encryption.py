@@ -17,7 +17,7 @@ from django.test import override_settings
 
 from accounts.models import User
 from billing.models import Client
-from config.crypto import FieldDecryptionError, field_decrypt
+from common.crypto import FieldDecryptionError, field_decrypt
 from tests.billing.test_clients import VALID, auth, owner, registration, submit  # noqa: F401
 from tests.billing.test_clients import _in_autohaus as _in_autohaus  # noqa: F401
 

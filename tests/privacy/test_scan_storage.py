@@ -14,7 +14,7 @@ from django_tenants.utils import schema_context
 from moto import mock_aws
 
 from accounts.models import User
-from config.storage import PartnerFileSystemStorage, PartnerS3Storage
+from common.storage import PartnerFileSystemStorage, PartnerS3Storage
 from registrations.models import BevRegistration
 from tests.fixtures.zlb.generate import zlb_document
 from tests.registrations.test_api import _in_autohaus as _in_autohaus  # noqa: F401

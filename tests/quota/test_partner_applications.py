@@ -210,7 +210,7 @@ def test_counts_are_exact_from_the_rollup_and_a_large_search_is_estimated(
 
 
 def test_the_search_indexes_exist_where_the_server_has_pg_trgm() -> None:
-    """config.trigram: the extension (in public) and the GIN indexes in every partner schema
+    """common.trigram: the extension (in public) and the GIN indexes in every partner schema
     where the server offers pg_trgm; neither where it does not (the embedded server)."""
     names = {"accounts_user_email_trgm", "billing_client_first_trgm", "billing_client_last_trgm",
              "billing_client_business_trgm", "registrations_vin_trgm"}  # fmt: skip

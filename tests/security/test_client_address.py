@@ -1,6 +1,6 @@
 """Issue 13, item 4: every per-client limit keeps its budget for the real client address.
 
-TRUSTED_PROXIES says which hops may be believed (config.client); without it X-Forwarded-For
+TRUSTED_PROXIES says which hops may be believed (common.client); without it X-Forwarded-For
 counts for nothing, so a client of `make run` cannot choose a fresh budget per request.
 """
 
@@ -12,7 +12,7 @@ import pytest
 from django.test import Client, RequestFactory, override_settings
 
 import tenants.api
-from config.client import client_ip, trusted_proxies_parse, trusted_proxies_setting
+from common.client import client_ip, trusted_proxies_parse, trusted_proxies_setting
 
 pytestmark = pytest.mark.django_db
 

@@ -70,7 +70,7 @@ def server(partner: Partner, tmp_path: Path) -> Iterator[tuple[str, Path, Path, 
                     str(ROOT / "platform"),
                 ),
                 *("--bind", f"127.0.0.1:{port}", "--workers", "1", "--threads", "2", "--no-control-socket"),
-                *("--access-logfile", str(access), "--logger-class", "config.logs.AccessLogger"),
+                *("--access-logfile", str(access), "--logger-class", "common.logs.AccessLogger"),
             ],
             env=env,
             cwd=ROOT,
@@ -235,6 +235,6 @@ def test_a_run_of_invites_exports_resets_and_scans_leaves_no_key_in_any_log(
     ],
 )
 def test_one_redaction_takes_every_credential_out(text: str, logged: str) -> None:
-    from config.logs import secrets_redact
+    from common.logs import secrets_redact
 
     assert secrets_redact(text) == logged

@@ -22,8 +22,8 @@ from django_tenants.utils import schema_context
 from accounts.models import User
 from accounts.tokens import tokens_issue
 from billing.validation import TEXT_FIELDS as BILLING_FIELDS
+from common.text import INVALID_CHARACTERS, NO_EMOJIS, text_problem
 from config.api import api
-from config.text import INVALID_CHARACTERS, NO_EMOJIS, text_problem
 from tenants.models import Partner
 from tests.factories import ApplicationFactory, UserFactory
 from tests.partner_staff import partner_session, staff_member
@@ -279,7 +279,7 @@ def test_a_password_may_hold_emoji_but_no_control_character(client: Client) -> N
     assert refused.status_code == 400
     assert refused.json()["password"] == [INVALID_CHARACTERS]
     assert text_problem("Sommer😀Regen") == NO_EMOJIS  # ordinary text fields refuse it
-    from config.text import password_problem
+    from common.text import password_problem
 
     assert password_problem("Sommer😀Regen-2024!") is None
 

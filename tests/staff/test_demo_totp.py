@@ -1,29 +1,21 @@
-"""`manage.py demo_totp SUB`: the demo back office's current code, for demo partners only; its
+"""`tools/demo_totp.py SUB`: the demo back office's current code, for demo partners only; its
 key is derived from this installation's SECRET_KEY, never a constant."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from django.core.management import CommandError, call_command
 from django.test import Client, override_settings
 from django_otp.plugins.otp_totp.models import TOTPDevice
 from django_tenants.utils import schema_context
 
 from tenants.demo import demo_totp_key
+from tools.demo_totp import NoDemoCode, demo_code
 
 pytestmark = pytest.mark.django_db
 
 
-def demo_totp(subdomain: str) -> str:
-    out = io.StringIO()
-    call_command("demo_totp", subdomain, stdout=out)
-    return out.getvalue().strip()
-
-
 def test_the_printed_code_logs_the_demo_back_office_in(client: Client) -> None:
-    code = demo_totp("stadtwerk")
+    code = demo_code("stadtwerk")
     assert len(code) == 6 and code.isdigit()
 
     with schema_context("p_stadtwerk"):
@@ -38,13 +30,13 @@ def test_the_printed_code_logs_the_demo_back_office_in(client: Client) -> None:
         assert (
             client.get("/admin/quota/quotaapplication/", HTTP_HOST="stadtwerk.localhost").status_code == 200
         )
-    # the code was used: the command now prints the next one the device accepts
-    assert demo_totp("stadtwerk") != code
+    # the code was used: the tool now prints the next one the device accepts
+    assert demo_code("stadtwerk") != code
 
 
 def test_only_demo_partners_have_a_known_code() -> None:
-    with pytest.raises(CommandError, match="not a demo partner"):
-        demo_totp("csv-export")
+    with pytest.raises(NoDemoCode, match="not a demo partner"):
+        demo_code("csv-export")
 
 
 def test_the_demo_key_belongs_to_this_installation() -> None:

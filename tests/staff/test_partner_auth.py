@@ -25,6 +25,7 @@ from accounts.tokens import tokens_issue
 from staff.models import StaffMember
 from tenants.models import Partner
 from tests.partner_staff import csrf_refresh, partner_session, staff_member, totp_code_for
+from tools.demo_totp import demo_code
 
 pytestmark = pytest.mark.django_db
 HOST = "autohaus.localhost"
@@ -376,19 +377,14 @@ def test_english_refusal(admin: tuple[StaffMember, str]) -> None:
 
 
 def test_the_demo_back_office_signs_in_to_the_partner_area_with_demo_totp() -> None:
-    """README: user `backoffice`, the demo password, and the code of `manage.py demo_totp SUB`."""
-    import io
-
-    from django.core.management import call_command
-
+    """README: user `backoffice`, the demo password, and the code of `tools/demo_totp.py SUB`."""
     from console.management.commands.seed_demo import DEMO_STAFF_PASSWORD
 
     client = browser()
     assert login(client, "backoffice", DEMO_STAFF_PASSWORD).json()["step"] == "otp"
-    out = io.StringIO()
-    call_command("demo_totp", "autohaus", stdout=out)
+    code = demo_code("autohaus")
 
-    done = post(client, "auth/otp/", {"token": out.getvalue().strip()})
+    done = post(client, "auth/otp/", {"token": code})
 
     assert done.status_code == 200, done.content
     assert done.json()["role"] == "partner_admin" and done.json()["name"] == "Demo Backoffice"

@@ -1,11 +1,11 @@
 from django.db import migrations
 
-from config.trigram import create_extension, trigram_index
+from common.trigram import create_extension, trigram_index
 
 
 class Migration(migrations.Migration):
     # accounts migrates on public first (a shared app): the extension is there before any
-    # partner schema's migrations (billing, registrations) want it. See config.trigram.
+    # partner schema's migrations (billing, registrations) want it. See common.trigram.
     dependencies = [
         ("accounts", "0005_user_canonical_names"),
     ]

@@ -8,7 +8,7 @@ change in the database: from then on the ORM encrypts on write and decrypts on r
 
 from django.db import migrations, models
 
-import config.crypto
+import common.crypto
 
 FIELDS = ("street_name", "street_number", "account_name", "account_iban", "account_bic", "charge_card", "vat_number")
 BATCH = 500
@@ -33,11 +33,11 @@ def _convert(apps, convert) -> None:  # type: ignore[no-untyped-def]
 
 
 def encrypt(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
-    _convert(apps, config.crypto.field_encrypt)
+    _convert(apps, common.crypto.field_encrypt)
 
 
 def decrypt(apps, schema_editor) -> None:  # type: ignore[no-untyped-def]
-    _convert(apps, config.crypto.field_decrypt)
+    _convert(apps, common.crypto.field_decrypt)
 
 
 
@@ -54,7 +54,7 @@ class Migration(migrations.Migration):
             migrations.AlterField(
                 model_name="client",
                 name=name,
-                field=config.crypto.EncryptedTextField(blank=name not in {"street_name", "street_number"}),
+                field=common.crypto.EncryptedTextField(blank=name not in {"street_name", "street_number"}),
             )
             for name in FIELDS
         ],

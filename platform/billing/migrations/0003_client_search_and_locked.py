@@ -1,12 +1,12 @@
 from django.db import migrations, models
 
-from config.trigram import trigram_index
+from common.trigram import trigram_index
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("billing", "0002_encrypt_personal_fields"),
-        ("accounts", "0006_trigram_search"),  # pg_trgm (config.trigram)
+        ("accounts", "0006_trigram_search"),  # pg_trgm (common.trigram)
     ]
 
     operations = [

@@ -1,12 +1,12 @@
 from django.db import migrations, models
 
-from config.trigram import trigram_index
+from common.trigram import trigram_index
 
 
 class Migration(migrations.Migration):
     dependencies = [
         ("registrations", "0004_merge_0003_plate_0003_scan_display_copy"),
-        ("accounts", "0006_trigram_search"),  # pg_trgm (config.trigram)
+        ("accounts", "0006_trigram_search"),  # pg_trgm (common.trigram)
     ]
 
     operations = [

@@ -1,5 +1,5 @@
 """The huey consumer (run_huey, same options) with the worker's health and metrics endpoint on
-WORKER_HEALTH_PORT (config.worker_endpoint). SIGTERM stops it gracefully: the consumer takes
+WORKER_HEALTH_PORT (common.worker_endpoint). SIGTERM stops it gracefully: the consumer takes
 no new task and waits up to HUEY_SHUTDOWN_TIMEOUT seconds for the running ones (settings)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import Any
 
 from huey.contrib.djhuey.management.commands.run_huey import Command as RunHuey
 
-from config.tracing import init_tracing
-from config.worker_endpoint import endpoint_start, metrics_dir_reset
+from common.tracing import init_tracing
+from common.worker_endpoint import endpoint_start, metrics_dir_reset
 
 
 class Command(RunHuey):
@@ -19,7 +19,7 @@ class Command(RunHuey):
     def handle(self, *args: Any, **options: Any) -> None:
         from huey.contrib.djhuey import HUEY
 
-        # Spans of every task (config.tracing), when tracing is on.
+        # Spans of every task (common.tracing), when tracing is on.
         init_tracing(service_name="thg-worker")
 
         port = int(os.environ.get("WORKER_HEALTH_PORT") or 0)

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django_tenants.utils import get_public_schema_name, schema_context
 
-from config.crypto import encrypted_fields, encrypted_models
+from common.crypto import encrypted_fields, encrypted_models
 from tenants.models import Partner
 
 

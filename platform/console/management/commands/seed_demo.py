@@ -11,7 +11,7 @@ from tenants.models import Partner
 from tenants.services import partner_host, partner_provision, partner_update
 
 # The demo back office (`/admin/` on each demo partner's host): user "backoffice", its second
-# factor an authenticator whose current code `manage.py demo_totp SUB` prints.
+# factor an authenticator whose current code `tools/demo_totp.py SUB` prints.
 DEMO_STAFF_PASSWORD = os.environ.get("DEMO_BACKOFFICE_PASSWORD", "Backoffice_2026!")
 
 

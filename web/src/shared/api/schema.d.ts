@@ -2566,12 +2566,16 @@ export interface components {
             /** Email */
             email: string;
         };
-        /** ErrorOut */
+        /**
+         * ErrorOut
+         * @description An accounts error: the message (German, or English by accept-language) and its code of
+         *     accounts.errors, as the handler of AccountError answers it (config.api).
+         */
         ErrorOut: {
             /** Detail */
             detail: string;
             /** Error Code */
-            error_code?: string | null;
+            error_code: string;
         };
         /** LoginSendIn */
         LoginSendIn: {

@@ -3,7 +3,7 @@
 No personal data leaves: send_default_pii is off (no cookies, user, client address), request
 bodies are never sent, and before_send masks e-mail addresses, IBANs and URL secrets (login
 keys, reset tokens, codes) in every string of the event, local variables and breadcrumbs
-included, with the same rules as the logs (config.logs.redact).
+included, with the same rules as the logs (common.logs.redact).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from config.logs import redact
+from common.logs import redact
 
 
 def web_release(index_html: bytes) -> str:

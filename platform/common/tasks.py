@@ -11,9 +11,9 @@ from typing import Any, ParamSpec, TypeVar
 from django_tenants.utils import schema_context
 from huey.contrib.djhuey import HUEY, db_task
 
-import config.task_metrics  # noqa: F401 (connects the task metrics to huey's signals)
-import config.worker_memory  # noqa: F401 (the worker's allocator, set as it starts)
-from config.tracing import connect_task_tracing
+import common.task_metrics  # noqa: F401 (connects the task metrics to huey's signals)
+import common.worker_memory  # noqa: F401 (the worker's allocator, set as it starts)
+from common.tracing import connect_task_tracing
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def tenant_task(**task_options: Any) -> Callable[[Callable[..., R]], Any]:
                     raise
 
         wrapper = db_task(**task_options)(run)
-        # Tells the log filter (config.logs) that the first argument is the schema.
+        # Tells the log filter (common.logs) that the first argument is the schema.
         wrapper.task_class.tenant_task = True
         return wrapper
 

@@ -2,7 +2,7 @@
 and the state of the shared dependencies (Redis, the bucket) seen by /readyz.
 
 Labels carry no personal data and no values from a path: the route is the URL pattern
-(as in config.logs.RequestLogMiddleware's log line), "[unmatched]" for a path no route
+(as in common.logs.RequestLogMiddleware's log line), "[unmatched]" for a path no route
 matched, the partner is its schema name.
 
 /metrics is answered only when METRICS_ENABLED is on, to a peer in METRICS_ALLOWED_NETWORKS
@@ -128,7 +128,7 @@ class MetricsMiddleware:
 
 
 # --- Background tasks, mails, logins ----------------------------------------------------------
-# Counted where they happen: tasks by huey's signals (config.task_metrics) in the worker, mails
+# Counted where they happen: tasks by huey's signals (common.task_metrics) in the worker, mails
 # by accounts.mails.mail_send, logins and throttles by the login services. Labels are fixed
 # names (task, mail template, login kind, result), never an address or a user.
 

@@ -33,7 +33,7 @@ def field_errors(errors: list[dict[str, Any]]) -> dict[str, list[str]]:
 
 
 # The error shapes as OpenAPI schemas: config.api adds them to every operation that can
-# answer them (the API's exception handlers and config.api_errors answer outside the
+# answer them (the API's exception handlers and common.api_errors answer outside the
 # endpoints' own declarations).
 ERROR_DETAIL_SCHEMA: dict[str, Any] = {
     "title": "ErrorDetail",

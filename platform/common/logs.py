@@ -2,7 +2,7 @@
 
 The partner of a line is the schema the process's database connection is set to when the
 line is written: a request sets it in tenants.middleware, a background task in
-config.tasks.tenant_task. A line may name it explicitly with `extra={"partner": ...}`.
+common.tasks.tenant_task. A line may name it explicitly with `extra={"partner": ...}`.
 
 No secret goes into a log line: the request log names the route pattern, never the path
 or query string; gunicorn's access log (AccessLogger) drops every query string and the
@@ -186,7 +186,7 @@ def url_redact(url: str) -> str:
 
 class AccessLogger(GunicornLogger):
     """gunicorn's logger with an access log that carries no secrets (`--logger-class
-    config.logs.AccessLogger`, or `logger_class` in deploy/gunicorn.conf.py): any format's
+    common.logs.AccessLogger`, or `logger_class` in deploy/gunicorn.conf.py): any format's
     request line, path, query, Referer and raw-URI atoms are redacted."""
 
     def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> dict[str, Any]:

@@ -4,7 +4,7 @@
 media folder. Redis and the S3 bucket are shared by every web pod: when one of them blinks,
 a 503 would take every pod out of the Service at once and turn a partial outage (the cache
 and queue, or uploads) into a total one, so they are reported as "degraded" with a 200 and
-their state goes to the metrics (thg_dependency_up, config.metrics) for alerting instead.
+their state goes to the metrics (thg_dependency_up, common.metrics) for alerting instead.
 Every check is read-only and the probe writes nothing.
 
 They are answered before host validation, the HTTPS redirect and partner resolution: the
@@ -26,7 +26,7 @@ from django.core.files.storage import default_storage
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from config.metrics import record_dependency
+from common.metrics import record_dependency
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ CHECKS: dict[str, Callable[[], None]] = {
 }
 
 
-# The last result per dependency in this process (True: up), read by config.metrics.
+# The last result per dependency in this process (True: up), read by common.metrics.
 LAST_STATE: dict[str, bool] = {}
 
 

@@ -31,7 +31,7 @@ from typing import Annotated, Any
 import regex
 from pydantic import BeforeValidator
 
-from config.errors import FieldError
+from common.errors import FieldError
 
 INVALID_CHARACTERS = "Dieses Feld enthält unzulässige Zeichen."
 NO_EMOJIS = "Bitte keine Emojis verwenden"

@@ -172,7 +172,7 @@ def _task_starting(task: Any) -> None:
     attributes = {"huey.task": name, "huey.task.id": str(task.id), "huey.retries": int(task.retries or 0)}
     if getattr(task, "tenant_task", False) and task.args:
         attributes[PARTNER_ATTRIBUTE] = str(task.args[0])
-    span = _provider.get_tracer("config.tracing").start_span(
+    span = _provider.get_tracer("common.tracing").start_span(
         f"task {name}", context=parent, kind=trace.SpanKind.CONSUMER, attributes=attributes
     )
     token = context.attach(trace.set_span_in_context(span))
@@ -196,7 +196,7 @@ def _task_finished(task: Any, value: Any, exception: BaseException | None) -> No
 
 
 def connect_task_tracing(huey: Any) -> None:
-    """Connected when config.tasks is imported (web and worker alike); each hook does nothing
+    """Connected when common.tasks is imported (web and worker alike); each hook does nothing
     while tracing is off, except taking a carried context out of the task's arguments."""
     from huey import signals
 

@@ -2,7 +2,7 @@
 
 - /healthz: 200 while the consumer runs with its workers and scheduler alive, else 503 (the
   chart's liveness probe: a consumer whose threads died is restarted);
-- /metrics: the task metrics (config.metrics, summed over process workers through
+- /metrics: the task metrics (common.metrics, summed over process workers through
   PROMETHEUS_MULTIPROC_DIR) and the queue length, with METRICS_ENABLED, to a peer in
   METRICS_ALLOWED_NETWORKS; else 404. The worker has no Service or ingress: Prometheus scrapes
   the pod.
@@ -21,7 +21,7 @@ from typing import Any
 from django.conf import settings
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from config.metrics import _networks, exposition
+from common.metrics import _networks, exposition
 
 
 def consumer_alive(consumer: Any) -> bool:

@@ -1,6 +1,6 @@
 """Task metrics from huey's signals: runs by task and result, and their duration.
 
-Connected when config.tasks is imported (every task module imports it), in the worker and, with
+Connected when common.tasks is imported (every task module imports it), in the worker and, with
 immediate tasks (tests, HUEY_IMMEDIATE), in the web process. Under process workers each worker
 writes into PROMETHEUS_MULTIPROC_DIR and the worker's exporter (run_worker) sums them.
 """
@@ -13,7 +13,7 @@ from typing import Any
 from huey import signals
 from huey.contrib.djhuey import HUEY
 
-from config.metrics import TASK_DURATION, TASKS
+from common.metrics import TASK_DURATION, TASKS
 
 RESULTS = {
     signals.SIGNAL_COMPLETE: "complete",
