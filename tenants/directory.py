@@ -13,6 +13,7 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
+from django.apps import apps
 from django.core.cache import cache
 
 if TYPE_CHECKING:
@@ -82,8 +83,8 @@ class PartnerDirectory:
 
     @staticmethod
     def _load_host(host: str) -> Partner | None:
-        from tenants.models import Domain
-
+        # The models by name: tenants.models imports this module (its saves tell the directory).
+        Domain = apps.get_model("tenants", "Domain")  # noqa: N806
         # A custom domain is served only once verified (tenants.domains).
         domain = (
             Domain.objects.select_related("tenant").filter(domain=host, verified_at__isnull=False).first()
@@ -92,8 +93,7 @@ class PartnerDirectory:
 
     @staticmethod
     def _load_subdomain(subdomain: str) -> Partner | None:
-        from tenants.models import Partner
-
+        Partner = apps.get_model("tenants", "Partner")  # noqa: N806
         return Partner.objects.filter(subdomain=subdomain).first()
 
 

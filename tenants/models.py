@@ -7,7 +7,11 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models, transaction
+from django.utils import timezone
 from django_tenants.models import DomainMixin, TenantMixin
+
+from tenants.config_rules import config_clean
+from tenants.directory import directory
 
 SUBDOMAIN_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
 SUBDOMAIN_MESSAGE = "Use letters, digits and hyphens only (not at the start or end), at most 63 characters."
@@ -89,13 +93,9 @@ class Partner(TenantMixin):
     def clean(self) -> None:
         """Refuse an invalid configuration with one message per field; store it normalised
         (every default filled in, HTML sanitised)."""
-        from tenants.services import config_clean
-
         self.config = config_clean(self.config)
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        from tenants.directory import directory
-
         if self.pk is not None:
             self.config_version += 1
             update_fields = kwargs.get("update_fields")
@@ -105,8 +105,6 @@ class Partner(TenantMixin):
         transaction.on_commit(directory.invalidate)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        from tenants.directory import directory
-
         result = super().delete(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
         return result
@@ -145,10 +143,6 @@ class Domain(DomainMixin):
             raise ValidationError({"domain": exc.messages}) from None
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        from django.utils import timezone
-
-        from tenants.directory import directory
-
         self.domain = self.domain.strip().lower().rstrip(".")
         with contextlib.suppress(UnicodeError):  # refused by clean() where a person typed it
             self.domain = self.domain.encode("idna").decode("ascii")
@@ -164,8 +158,6 @@ class Domain(DomainMixin):
         transaction.on_commit(directory.invalidate)
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        from tenants.directory import directory
-
         result = super().delete(*args, **kwargs)
         transaction.on_commit(directory.invalidate)
         return result

@@ -15,13 +15,11 @@ from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django_tenants.utils import schema_exists
-from pydantic import ValidationError as PydanticValidationError
 
-from common.partner_config import Colors, ConfigErrors, config_normalise
 from tenants.cloning import pg_dump_binary, private_file, template_clone
+from tenants.config_rules import config_clean
 from tenants.domains import custom_domain_check
 from tenants.models import ConfigVersion, Domain, Partner, PartnerKind
-from themes.contrast import contrast_errors
 
 logger = logging.getLogger(__name__)
 
@@ -34,41 +32,6 @@ def partner_schema_name(subdomain: str) -> str:
 
 def partner_host(subdomain: str) -> str:
     return f"{subdomain.lower()}.{settings.BASE_DOMAIN}"
-
-
-def config_check(config: Any) -> dict[str, Any]:
-    """Validate and normalise a configuration, then check its colours' contrast (WCAG 2.2 AA,
-    themes.contrast); raise ConfigErrors keyed by field path ('colors.button')."""
-    try:
-        normalised = config_normalise(config)
-    except ConfigErrors as exc:
-        # The colours are checked even when another field is wrong: one round of messages.
-        colors = config.get("colors") if isinstance(config, dict) else None
-        if not any(path.startswith("colors") for path in exc.errors):
-            try:
-                checked = Colors.model_validate(colors or {}).model_dump()
-            except PydanticValidationError:
-                raise exc from None
-            raise ConfigErrors({**exc.errors, **contrast_errors({"colors": checked})}) from None
-        raise
-    errors = contrast_errors(normalised)
-    if errors:
-        raise ConfigErrors(errors)
-    return normalised
-
-
-def config_clean(config: Any) -> dict[str, Any]:
-    """Validate and normalise a configuration, raising a ValidationError per field path."""
-    try:
-        return config_check(config)
-    except ConfigErrors as exc:
-        raise ValidationError(
-            {
-                "config": [
-                    f"{path}: {message}" for path, messages in exc.errors.items() for message in messages
-                ]
-            }
-        ) from None
 
 
 def template_schema_migrate(*, verbosity: int = 0) -> None:

@@ -31,13 +31,13 @@ from staff.services import staff_invite
 from tenants.audit import config_change_lists, console_audit_record, partner_snapshot
 from tenants.brand import BrandAssetError, brand_asset_read, brand_asset_store
 from tenants.config_form import ConfigFormField, config_import_parse, config_summary, path_label
+from tenants.config_rules import config_check
 from tenants.domains import custom_domain_check, domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
 from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
 from tenants.preview import preview_max_age, preview_scratch_store, preview_scratch_url, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
 from tenants.services import (
-    config_check,
     config_draft,
     config_draft_discard,
     config_draft_publish,
