@@ -40,6 +40,7 @@ from tenants.config_form import (
 )
 from tenants.domains import custom_domain_check, domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
+from tenants.models import CONSOLE_AUDIT_ACTIONS as AUDIT_ACTIONS
 from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
 from tenants.preview import preview_max_age, preview_scratch_store, preview_scratch_url, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
@@ -960,30 +961,6 @@ class ConfigVersionAdmin(PlatformRecordAdmin):
         )
         return format_html('<table class="config-summary" id="config-summary">{}</table>', rows)
 
-
-# The console's audit actions (tenants.audit callers) by name.
-AUDIT_ACTIONS = {
-    "create": "Partner angelegt",
-    "change": "Partner geändert",
-    "draft": "Entwurf gespeichert",
-    "discard": "Entwurf verworfen",
-    "publish": "Veröffentlicht",
-    "rollback": "Zurückgesetzt",
-    "archive": "Archiviert",
-    "unarchive": "Aus dem Archiv geholt",
-    "purge": "Endgültig gelöscht",
-    "activate": "Website aktiviert",
-    "deactivate": "Website deaktiviert",
-    "preview": "Vorschau-Link",
-    "asset": "Markenbilder",
-    "invite": "Einladung",
-    "domain_add": "Domain hinzugefügt",
-    "domain_change": "Domain geändert",
-    "domain_delete": "Domain entfernt",
-    "domain_verify": "Domain geprüft",
-    "backup": "Sicherung",
-    "restore": "Wiederherstellung",
-}
 
 # The fields of an audit entry's before/after that are no configuration path (tenants.audit's
 # partner snapshot, domains, invites, backups), by name.

@@ -65,6 +65,13 @@ with schema_context(partner.schema_name):  # people's names, as the invite gives
     other.save(update_fields=["name"])
 operator = User.objects.create_superuser("OPERATOR", "OPERATOR@example.com", "PASSWORD")
 staff_device(operator)
+# an entry of the console's log with a configuration change, so its page is walked too
+from tenants.audit import config_change_lists, console_audit_record, partner_snapshot
+old, new = config_change_lists(base.config, {**config, "page_title": "Deutsch Test", "display_title_dot": True})
+console_audit_record(
+    actor=operator, action="draft", partner=partner, summary="Entwurf gespeichert",
+    before={**old, "frontend_active": False}, after={**new, "frontend_active": True},
+)
 # a group of each admin with permissions, so its change form (the permission picker) is walked
 from django.contrib.auth.models import Group, Permission
 Group.objects.get_or_create(name="Onboarding SUBDOMAIN")[0].permissions.set(
