@@ -500,3 +500,83 @@ def config_summary(config: dict[str, Any]) -> list[tuple[str, list[tuple[str, st
         if rows:
             sections.append((str(section["title"]), rows))
     return sections
+
+
+def _path_node(path: str) -> tuple[str, list[str], dict[str, Any]] | None:
+    """A configuration path ('fees.0.client_fee') as its section's title, the field's German
+    titles within the section (list items by their number from 1) and its form node."""
+    coords = next(iter(error_map({path: [""]})))
+    if not coords:
+        return None
+    parts = coords.split(JOIN_SYMBOL)
+    section = config_form_schema()["keys"].get(parts[0])
+    if section is None:
+        return None
+    node: dict[str, Any] = section
+    names: list[str] = []
+    for part in parts[1:]:
+        if node.get("type") == "array" and part.isdigit():
+            names.append(f"Nr. {int(part) + 1}")
+            node = node["items"]
+            continue
+        child = node.get("keys", {}).get(part)
+        if child is None:
+            return None
+        names.append(str(child["title"]))
+        node = child
+    return str(section["title"]), names, node
+
+
+def _base64_html(path: str) -> bool:
+    pattern = re.compile(r"\d+")
+    wildcard = pattern.sub("*", path)
+    return wildcard in _marked_paths("x-base64-html")
+
+
+def _changed_value(path: str, node: dict[str, Any], shown: Any) -> str:
+    """A value of a change list (tenants.selectors.config_diff: strings, JSON for what is not
+    a string, shortened with '…') in words."""
+    if shown is None or shown == "null":  # a key that was added or removed, a value set to None
+        return "–"
+    value: Any = shown
+    if isinstance(shown, str) and node.get("type") != "string":
+        try:
+            value = json.loads(shown)
+        except json.JSONDecodeError:
+            value = shown
+    if isinstance(value, list | dict) and not value:
+        return "keine"
+    if isinstance(value, str) and _base64_html(path):
+        # stored as base64, and a long one is shortened: the decodable beginning
+        cut = value.endswith("…")
+        raw = value.rstrip("…")
+        raw = raw[: len(raw) - len(raw) % 4]
+        try:
+            value = base64.b64decode(raw, validate=True).decode("utf-8", errors="ignore")
+        except binascii.Error:
+            return _summary_value(node, value)
+        text = _summary_value(node, value)
+        return f"{text} …" if cut and text != "–" else text
+    return _summary_value(node, value)
+
+
+def config_changes_summary(
+    changes: dict[str, Any],
+) -> tuple[list[tuple[str, list[tuple[str, str]]]], dict[str, Any]]:
+    """A change list of the console's audit log ({'colors.button': '#0055aa', ...}) per section
+    of the form, each field by its German title and its value in words, as config_summary shows
+    a whole configuration; what is no configuration path comes back as it is."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    rest: dict[str, Any] = {}
+    for path, value in changes.items():
+        found = _path_node(path) if "." in path or path in _TOP_LEVEL_PATHS else None
+        if found is None:
+            rest[path] = value
+            continue
+        title, names, node = found
+        sections.setdefault(title, []).append((" › ".join(names), _changed_value(path, node, value)))
+    order = [str(section["title"]) for section in config_form_schema()["keys"].values()]
+    return [(title, sections[title]) for title in order if title in sections], rest
+
+
+_TOP_LEVEL_PATHS = frozenset(path for _, _, paths in SECTIONS for path in paths if "." not in path)

@@ -221,6 +221,31 @@ class ConfigVersion(models.Model):
         return self.published_at is None
 
 
+# The console's audit actions (tenants.audit's callers) by name: the log's list, filter and entries.
+CONSOLE_AUDIT_ACTIONS = {
+    "create": "Partner angelegt",
+    "change": "Partner geändert",
+    "draft": "Entwurf gespeichert",
+    "discard": "Entwurf verworfen",
+    "publish": "Veröffentlicht",
+    "rollback": "Zurückgesetzt",
+    "archive": "Archiviert",
+    "unarchive": "Aus dem Archiv geholt",
+    "purge": "Endgültig gelöscht",
+    "activate": "Website aktiviert",
+    "deactivate": "Website deaktiviert",
+    "preview": "Vorschau-Link",
+    "asset": "Markenbilder",
+    "invite": "Einladung",
+    "domain_add": "Domain hinzugefügt",
+    "domain_change": "Domain geändert",
+    "domain_delete": "Domain entfernt",
+    "domain_verify": "Domain geprüft",
+    "backup": "Sicherung",
+    "restore": "Wiederherstellung",
+}
+
+
 class ConsoleAuditEntry(models.Model):
     """One write of the onboarding console (or of a partner command) by platform staff: who,
     what, before/after, when. Public schema: the partner schemas' own audit logs
@@ -250,7 +275,8 @@ class ConsoleAuditEntry(models.Model):
         indexes = [models.Index(fields=["partner_label", "-created_at"], name="console_audit_partner")]
 
     def __str__(self) -> str:
-        return f"{self.created_at:%d.%m.%Y %H:%M} {self.actor_label}: {self.action} {self.partner_label}"
+        action = CONSOLE_AUDIT_ACTIONS.get(self.action, self.action)
+        return f"{self.created_at:%d.%m.%Y %H:%M} {self.actor_label}: {action} {self.partner_label}"
 
 
 from tenants.quota_years import QuotaYear  # noqa: E402,F401  (the quota-year calendar's model)

@@ -281,6 +281,8 @@ AUTH_PASSWORD_VALIDATORS = [
 LANGUAGE_CODE = "de"
 TIME_ZONE = "Europe/Berlin"
 USE_I18N = True
+# German texts Django's own catalogues lack (the admin's permission picker: staff/locale).
+LOCALE_PATHS = [BASE_DIR / "platform" / "staff" / "locale"]
 USE_TZ = True
 
 STATIC_URL = "/static/"

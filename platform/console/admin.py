@@ -6,6 +6,7 @@ numbered versions, with history, diff and rollback."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,10 +31,17 @@ from staff.models import StaffInvite, StaffMember
 from staff.services import staff_invite
 from tenants.audit import config_change_lists, console_audit_record, partner_snapshot
 from tenants.brand import BrandAssetError, brand_asset_read, brand_asset_store
-from tenants.config_form import ConfigFormField, config_import_parse, config_summary, path_label
+from tenants.config_form import (
+    ConfigFormField,
+    config_changes_summary,
+    config_import_parse,
+    config_summary,
+    path_label,
+)
 from tenants.config_rules import config_check
 from tenants.domains import custom_domain_check, domain_verify, verification_name
 from tenants.middleware import partner_site_url, request_partner
+from tenants.models import CONSOLE_AUDIT_ACTIONS as AUDIT_ACTIONS
 from tenants.models import ConfigVersion, ConsoleAuditEntry, Domain, Partner, is_local_host
 from tenants.preview import preview_max_age, preview_scratch_store, preview_scratch_url, preview_url
 from tenants.selectors import config_diff, config_versions, partner_registration_counts
@@ -439,7 +447,7 @@ class PartnerAdmin(admin.ModelAdmin):
                     request,
                     current,
                     "change",
-                    f"Geändert: {', '.join(changed)}",
+                    "Geändert: " + ", ".join(AUDIT_FIELDS.get(key, key) for key in changed),
                     {key: before[key] for key in changed},
                     {key: after[key] for key in changed},
                 )
@@ -735,7 +743,15 @@ class PartnerAdmin(admin.ModelAdmin):
                 messages.error(request, message)
             return self._back(partner, "change")
         old, new = config_change_lists(previous, config)
-        self._audit(request, partner, "asset", f"Markenbilder hochgeladen: {', '.join(stored)}", old, new)
+        names = {"logo": "Logo", "favicon": "Favicon", "header_image": "Kopfbild"}
+        self._audit(
+            request,
+            partner,
+            "asset",
+            "Markenbilder hochgeladen: " + ", ".join(names[kind] for kind in stored),
+            old,
+            new,
+        )
         messages.success(request, "Die Bilder sind im Entwurf: Vorschau ansehen und veröffentlichen.")
         return self._back(partner, "change")
 
@@ -946,23 +962,151 @@ class ConfigVersionAdmin(PlatformRecordAdmin):
         return format_html('<table class="config-summary" id="config-summary">{}</table>', rows)
 
 
+# The fields of an audit entry's before/after that are no configuration path (tenants.audit's
+# partner snapshot, domains, invites, backups), by name.
+AUDIT_FIELDS = {
+    "subdomain": "Subdomain",
+    "name": "Name",
+    "kind": "Art des Partners",
+    "frontend_active": "Website aktiv",
+    "archived_at": "Archiviert am",
+    "published_version": "Veröffentlichte Version",
+    "domains": "Domains",
+    "domain": "Domain",
+    "is_primary": "Hauptdomain",
+    "verified": "Bestätigt",
+    "result": "Ergebnis der Prüfung",
+    "email": "E-Mail-Adresse",
+    "role": "Rolle",
+    "path": "Datei",
+    "size": "Größe",
+    "files": "Mediendateien",
+    "from": "Gesichert von",
+    "skipped": "Übersprungen",
+    "schema_name": "Datenbankschema",
+    "dump": "Schema-Dump",
+}
+AUDIT_ROLES = {"partner_admin": "Partner-Admin", "back_office": "Backoffice", "viewer": "Lesezugriff"}
+
+
+def _audit_value(key: str, value: Any) -> str:
+    """A value of an audit entry's before/after in words."""
+    if value is None or value == "" or value == []:
+        return "–"
+    if isinstance(value, bool):
+        return "ja" if value else "nein"
+    if key == "kind":
+        return KIND_LABELS.get(str(value), str(value))
+    if key == "role":
+        return AUDIT_ROLES.get(str(value), str(value))
+    if key == "size" and isinstance(value, int):
+        return f"{value / 1e6:.1f} MB".replace(".", ",")
+    if key == "archived_at" and isinstance(value, str):
+        try:
+            return f"{timezone.localtime(datetime.fromisoformat(value)):%d.%m.%Y %H:%M}"
+        except ValueError:
+            return value
+    if isinstance(value, list):
+        return ", ".join(_audit_value(key, item) for item in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{name}: {_audit_value(name, item)}" for name, item in value.items())
+    return str(value)
+
+
+def audit_change_sections(values: dict[str, Any] | None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """An audit entry's before or after as sections of (field, value in words): the partner's own
+    fields first, then the configuration per section of the form (a whole one as the version
+    page shows it, changed fields by their German titles)."""
+    if not values:
+        return []
+    config = values.get("config") if isinstance(values.get("config"), dict) else None
+    changes, rest = config_changes_summary({k: v for k, v in values.items() if k != "config"})
+    general = [(AUDIT_FIELDS.get(key, key), _audit_value(key, value)) for key, value in rest.items()]
+    sections = [("Allgemein", general)] if general else []
+    return sections + changes + (config_summary(config) if config is not None else [])
+
+
+def audit_change_table(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
+    """Before and after side by side, per section: the configuration-version page's table with
+    a column for each side the entry has."""
+    sides = [
+        (title, audit_change_sections(values)) for title, values in (("Vorher", before), ("Nachher", after))
+    ]
+    sides = [(title, sections) for title, sections in sides if sections]
+    if not sides:
+        return "–"
+    merged: dict[str, dict[str, list[str]]] = {}
+    for index, (_, sections) in enumerate(sides):
+        for section, rows in sections:
+            for label, value in rows:
+                cells = merged.setdefault(section, {}).setdefault(label, ["–"] * len(sides))
+                cells[index] = value
+    head = format_html_join("", '<th scope="col">{}</th>', ((title,) for title, _ in sides))
+    body = format_html_join(
+        "",
+        "{}",
+        (
+            (
+                format_html(
+                    '<tr><th colspan="{}" scope="rowgroup"><h3 style="margin:.6em 0 .2em">{}</h3></th></tr>',
+                    len(sides) + 1,
+                    section,
+                )
+                + format_html_join(
+                    "",
+                    '<tr><th scope="row">{}</th>{}</tr>',
+                    (
+                        (label, format_html_join("", "<td>{}</td>", ((cell,) for cell in cells)))
+                        for label, cells in rows.items()
+                    ),
+                ),
+            )
+            for section, rows in merged.items()
+        ),
+    )
+    return format_html(
+        '<table class="config-summary" id="audit-changes"><thead><tr><th scope="col">Feld</th>{}</tr></thead>'
+        "<tbody>{}</tbody></table>",
+        head,
+        body,
+    )
+
+
+class AuditActionFilter(admin.SimpleListFilter):
+    title = "Aktion"
+    parameter_name = "action"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return list(AUDIT_ACTIONS.items())
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(action=value) if value else queryset
+
+
 @admin.register(ConsoleAuditEntry)
 class ConsoleAuditEntryAdmin(PlatformRecordAdmin):
-    """The console's audit log: read-only, never edited or deleted from the admin."""
+    """The console's audit log: read-only, never edited or deleted from the admin. Before and
+    after are shown as people read them: per section, German titles, values in words."""
 
-    list_display = ["created_at", "actor_label", "action", "partner_label", "summary"]
-    list_filter = ["action"]
+    list_display = ["created_at", "actor_label", "action_shown", "partner_label", "summary"]
+    list_filter = [AuditActionFilter]
     search_fields = ["partner_label", "actor_label", "summary"]
     date_hierarchy = "created_at"
     readonly_fields = [
-        "created_at", "actor_label", "action", "partner_label", "summary", "before_shown", "after_shown",
-    ]  # fmt: skip
+        "created_at",
+        "actor_label",
+        "action_shown",
+        "partner_label",
+        "summary",
+        "changes_shown",
+    ]
     fields = tuple(readonly_fields)
 
-    @admin.display(description="Vorher")
-    def before_shown(self, obj: ConsoleAuditEntry) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(obj.before, ensure_ascii=False, indent=2))
+    @admin.display(description="Aktion", ordering="action")
+    def action_shown(self, obj: ConsoleAuditEntry) -> str:
+        return AUDIT_ACTIONS.get(obj.action, obj.action)
 
-    @admin.display(description="Nachher")
-    def after_shown(self, obj: ConsoleAuditEntry) -> str:
-        return format_html("<pre>{}</pre>", json.dumps(obj.after, ensure_ascii=False, indent=2))
+    @admin.display(description="Änderung")
+    def changes_shown(self, obj: ConsoleAuditEntry) -> str:
+        return audit_change_table(obj.before, obj.after)

@@ -3,8 +3,10 @@ visible read-only in the platform admin, on the public host only; kept after a p
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -103,6 +105,39 @@ def test_every_console_write_is_logged_with_actor_and_before_after(staff: Client
     }
     assert archive.before["archived_at"] is None and archive.after["archived_at"] is not None
     assert all(entry.created_at is not None for entry in log)
+
+    # each entry's page shows before and after as people read them: per section of the form,
+    # German titles, values in words; no configuration key and no JSON
+    def shown(entry: ConsoleAuditEntry) -> str:
+        page = staff.get(f"/admin/tenants/consoleauditentry/{entry.pk}/change/", HTTP_HOST="localhost")
+        assert page.status_code == 200
+        text = html.unescape(page.content.decode())
+        assert "<pre>" not in text
+        table = text[text.index('id="audit-changes"') :]
+        table = table[table.index(">") + 1 : table.index("</table>")]
+        assert not re.findall(
+            r"\b[a-z]+_[a-z_]+\b|\b(?:null|true|false|None)\b|[{}\"]", re.sub(r"<[^>]+>", " ", table)
+        ), entry.action
+        return table
+
+    assert re.search(r">Marke</h3>.*>Titel der Website</th><td>Erst</td><td>Zweit<", shown(draft), re.S)
+    assert re.search(r">Allgemein</h3>.*>Veröffentlichte Version</th><td>1</td><td>2<", shown(publish), re.S)
+    created_page = shown(create)
+    assert ">Nachher</th>" in created_page and ">Vorher</th>" not in created_page
+    assert ">Art des Partners</th><td>Standard (Autohaus, Flotte, Händler)<" in created_page
+    assert ">Website aktiv</th><td>nein<" in created_page
+    assert ">Domains</th><td>protokoll.localhost<" in created_page
+    assert re.search(r">Marke</h3>.*>Titel der Website</th><td>Erst<", created_page, re.S)
+    assert ">Name</th><td>Protokoll GmbH</td><td>Protokoll AG<" in shown(change)
+    assert ">Hauptdomain</th><td>nein<" in shown(domain)
+    assert ">Rolle</th><td>Partner-Admin<" in shown(invite)
+    assert re.search(r">Archiviert am</th><td>–</td><td>\d\d\.\d\d\.\d{4} \d\d:\d\d<", shown(archive))
+    assert ">Logo (URL)</th><td>–</td><td>/brand/logo-" in shown(asset)
+    listing = html.unescape(
+        staff.get("/admin/tenants/consoleauditentry/", HTTP_HOST="localhost").content.decode()
+    )
+    assert "Domain hinzugefügt" in listing and "Entwurf gespeichert" in listing
+    assert "domain_add" not in re.sub(r"<[^>]+>", " ", listing)
 
 
 def test_the_log_is_read_only_in_the_platform_admin_and_absent_on_a_partner_host(staff: Client) -> None:

@@ -249,6 +249,33 @@ export const ApplicationDetail: Story = {
   tags: ["desktop"],
   ...shows("application-detail"),
 };
+/** Issue 49: "Speichern" and "Abbrechen" of the correction form broke mid-word in the 1440 px
+ * drawer (the value cell breaks long values anywhere). Each button's label is one line, and the
+ * table stays inside the drawer. */
+export const ApplicationDetailCorrecting: Story = {
+  name: "Partner applications: detail drawer, correcting a field",
+  args: { route: "/partner/applications?open=2" },
+  globals: desktop,
+  tags: ["desktop"],
+  play: async ({ canvasElement }) => {
+    const body = within(canvasElement.ownerDocument.body);
+    const [correct] = await body.findAllByTestId(/^correct-/, {}, { timeout: 20_000 });
+    await userEvent.click(correct);
+    const form = await body.findByTestId(/^correction-form-/);
+    for (const button of within(form).getAllByRole("button")) {
+      // the label's text (not the ripple's box): one line box per line it takes
+      const label = Array.from(button.childNodes).find((node) => node.nodeType === Node.TEXT_NODE);
+      const range = canvasElement.ownerDocument.createRange();
+      if (label) range.selectNodeContents(label);
+      const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+      await expect({ label: button.textContent, lines: lines.size }).toEqual({ label: button.textContent, lines: 1 });
+    }
+    // and the open form does not widen the table beyond the drawer (a phone's too)
+    const table = body.getByTestId("reading-table");
+    const drawer = table.closest(".MuiDrawer-paper") ?? table;
+    await expect(table.getBoundingClientRect().right).toBeLessThanOrEqual(drawer.getBoundingClientRect().right);
+  },
+};
 export const ApplicationDetailPhone: Story = {
   name: "Partner applications: detail drawer, phone",
   args: { route: "/partner/applications?open=2" },

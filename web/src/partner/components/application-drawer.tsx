@@ -355,9 +355,22 @@ function CorrectionForm({ id, field, onDone }: { id: number; field: ReadingField
         onChange={(event) => setValue(event.target.value)}
         error={Boolean(problem)}
         helperText={problem || undefined}
-        slotProps={{ htmlInput: { maxLength: 100 } }}
+        // size 1: the field takes the cell's width and never widens the table on a phone
+        slotProps={{ htmlInput: { maxLength: 100, size: 1 } }}
       />
-      <Stack direction="row" spacing={1} sx={{ mt: 0.5 }}>
+      {/* The cell breaks long values anywhere; a button's label stays whole (with the theme's
+          narrower padding, so it fits the cell of a phone's drawer), and a button that does not
+          fit goes to the next line. */}
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{
+          mt: 0.5,
+          flexWrap: "wrap",
+          "& .MuiButton-root": { whiteSpace: "nowrap", wordBreak: "normal", px: 1.25, minWidth: 0 },
+        }}
+      >
         <Button type="submit" size="small" variant="contained" disabled={correct.isPending}>
           {t("reading.save")}
         </Button>

@@ -39,7 +39,14 @@ export function ServerGrid<R extends GridValidRowModel>({ label, ...props }: Dat
       sortingOrder={["asc", "desc"]}
       label={label}
       localeText={locale}
-      sx={{ bgcolor: "background.paper", "& .MuiDataGrid-columnHeaderTitle": { fontWeight: 600 } }}
+      sx={{
+        bgcolor: "background.paper",
+        "& .MuiDataGrid-columnHeaderTitle": { fontWeight: 600 },
+        // Rows as tall as their text (getRowHeight "auto") get the cell padding a fixed row has
+        // around its line (MUI's advice for dynamic row height): without it a row is only its
+        // text, which sits on the row lines.
+        ...(props.getRowHeight && { "& .MuiDataGrid-cell": { py: "15px" } }),
+      }}
       {...props}
       slots={{
         loadingOverlay: () => (
