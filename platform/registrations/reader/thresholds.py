@@ -77,3 +77,10 @@ CODE_AGREEING = 2  # code 10 and J likewise
 # a free text (D.3, the holder's names) is stored when every character of its read is this sure
 # (Tesseract's own confidence); a photo's misread names measured 0.3-0.8 at their worst place
 TEXT_SURE = 0.9
+
+# -- glyphs (glyphs.py) --------------------------------------------------------------------
+# The printers' character pitch (mm): 17 VIN characters in 30 mm on the specimen; a printer's
+# font is up to about 6 % wider or narrower, the page's registration adds a little
+GLYPH_PITCH_MM = 1.77
+GLYPH_PITCH_SPREAD = 0.08
+GLYPH_ALTERNATIVE = 0.02  # a cell's other character is offered to decide.py from this probability
