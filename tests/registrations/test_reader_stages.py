@@ -304,6 +304,35 @@ def test_the_cell_reads_alternative_mends_a_misread_tesseract_repeats() -> None:
     assert out.values["E"] == vin and out.decided_by["E"] == "field3_choice"
 
 
+def _glyph(text: str, sure: float = 0.99) -> Read:
+    return Read(text, tuple(((c, sure),) for c in text), glyphs.ENGINE)
+
+
+def test_two_sure_readers_at_odds_where_field3_is_blind_leave_the_vin_for_review() -> None:
+    # Tesseract reads 7 twice where the cells read a sure P: field 3 counts P and 7 alike, so
+    # both VINs agree with it, and neither is stored
+    other = VIN[:9] + "7" + VIN[10:]
+    assert VIN[9] == "P" and vins.kba_check_digit(other) == FIELD3
+    out = decide.Decided()
+    decide.vin_decide([_read(other), _glyph(VIN)], lambda stage: [_read(other, "t2")], FIELD3, out)
+    assert "E" not in out.values and out.decided_by["E"] == "field3_blind"
+    # an unsure cell read does not hold the two agreeing reads back
+    out = decide.Decided()
+    decide.vin_decide([_read(VIN), _glyph(other, 0.6)], lambda stage: [_read(VIN, "t2")], FIELD3, out)
+    assert out.values["E"] == VIN and out.decided_by["E"] == "field3"
+
+
+def test_a_sure_cell_read_close_to_the_line_reads_is_confirmed_by_field3() -> None:
+    misread = VIN[:13] + "S8" + VIN[15:]  # the line reads' font confusions at two places
+    reads = [_read(misread), _read(misread, "t2"), _glyph(VIN)]
+    assert decide._glyphs_confirmed(reads, FIELD3) == VIN
+    # not where the cells are unsure somewhere, nor against field 3, nor far from the line reads
+    assert decide._glyphs_confirmed([_read(misread), _glyph(VIN, 0.6)], FIELD3) is None
+    assert decide._glyphs_confirmed(reads, "0" if FIELD3 != "0" else "1") is None
+    far = "KNAES0955H6H29078"
+    assert decide._glyphs_confirmed([_read(far), _glyph(VIN)], FIELD3) is None
+
+
 def test_a_vin_that_disagrees_with_field3_is_never_stored() -> None:
     wrong_digit = "0" if FIELD3 != "0" else "1"
     out = decide.Decided()
