@@ -3,7 +3,9 @@
 1. find.py       find the paper, straighten it, register the form's ruling (the real layout)
 2. recognise.py  is it a ZB I: ruling, header words, label codes; vetoes for what it is not
 3. locate.py     each field's value cut out by its label's place and the printer's own ink
-4. read.py       Tesseract (and RapidOCR where installed) with the field's alphabet
+4. read.py       Tesseract (and RapidOCR where installed) with the field's alphabet;
+   glyphs.py     the VIN and field 3 cut into character cells, each classified by a small
+                 network trained on the tuned printer fonts (tools/glyphs_train.py)
 5. validate.py   each field's form; the VIN against field 3 (registrations.vin)
 6. decide.py     the value and the rule that decided it (decided_by), or unread for review
 
@@ -25,7 +27,7 @@ from registrations import errors
 from registrations import vin as vins
 from registrations.errors import ScanRejected
 
-from . import decide, layout, locate, read, recognise, validate
+from . import decide, glyphs, layout, locate, read, recognise, validate
 from .find import Straightened, flatten_light, straighten
 from .layout import HOLDER_FIELDS
 from .reading import Reading
@@ -113,7 +115,12 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
             located[code] = found
 
     def first(code: str) -> list[read.Read]:
-        return read.first_read(code, located[code].image) if code in located else []
+        if code not in located:
+            return []
+        reads = read.first_read(code, located[code].image)
+        # the VIN and field 3 read cell by cell too: the printer fonts' own recogniser
+        glyph = glyphs.glyph_read(code, located[code].image) if code in glyphs.FIELDS else None
+        return reads + ([glyph] if glyph is not None else [])
 
     def more(code: str) -> decide.Reader:
         return lambda stage: read.more_reads(code, located[code].image, stage) if code in located else []

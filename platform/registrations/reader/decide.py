@@ -21,12 +21,13 @@ import numpy as np
 
 from registrations import vin as vins
 
-from . import validate
+from . import glyphs, validate
 from .read import Read
 from .thresholds import (
     ALTERNATIVE_MIN,
     CHOICE_MARGIN,
     CHOICE_OPTIONS,
+    GLYPH_SURE,
     RAPID_WEIGHT,
     TEXT_SURE,
     VIN_AGREEING,
@@ -140,6 +141,63 @@ def _known_wmi(vin: str, found: Sequence[Read]) -> str:
     return options[0] if len(options) == 1 else vin
 
 
+def _glyph_vin(found: Sequence[Read]) -> Read | None:
+    """The cell recogniser's full-length read of the VIN (glyphs.py), if any."""
+    return next(
+        (r for r in found if r.engine == glyphs.ENGINE and len(r.text) == vins.LENGTH == len(r.choices)), None
+    )
+
+
+def _others_consensus(found: Sequence[Read]) -> str | None:
+    """The other engines' full-length reads place by place (the most frequent character)."""
+    full = [v for v, r in _vins(found) if r.engine != glyphs.ENGINE]
+    if not full:
+        return None
+    return "".join(Counter(chars).most_common(1)[0][0] for chars in zip(*full, strict=True))
+
+
+def _blind_conflict(vin: str, found: Sequence[Read]) -> bool:
+    """Field 3 cannot tell 1 from J, 2 from S, 5 from V (the same digit of their code): where
+    the two recognisers, each sure, read two such characters at one place of the VIN, field 3
+    confirms both VINs and neither may be stored on its word (a known maker code settles the
+    first three places: _known_wmi)."""
+    glyph = _glyph_vin(found)
+    others = _others_consensus(found)
+    if glyph is None or others is None:
+        return False
+    start = 3 if vin[:3] in vins.KNOWN_WMI else 0
+    for i in range(start, vins.LENGTH):
+        char, sure = glyph.choices[i][0]
+        if others[i] != char and vins.same_check_value(others[i], char) and sure >= GLYPH_SURE:
+            return True
+    return False
+
+
+def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
+    """The cell recogniser's VIN where it is sure at every place, agrees with field 3 and with
+    the other engines' reads at all but VIN_CHOICE_PLACES places: two engines and the check
+    digit (the places the line reader misread are those its font confusions make)."""
+    glyph = _glyph_vin(found)
+    others = _others_consensus(found)
+    if glyph is None or others is None:
+        return None
+    vin = glyph.text
+    if not (vins.plausible(vin)[0] and vins.kba_check_ok(vin, field3)):
+        return None
+    if glyph.sureness < GLYPH_SURE:
+        return None
+    if sum(a != b for a, b in zip(vin, others, strict=True)) > VIN_CHOICE_PLACES:
+        return None
+    return vin
+
+
+def _store_vin(out: Decided, vin: str, rule: str, confidence: float, found: Sequence[Read]) -> None:
+    if _blind_conflict(vin, found):
+        out.leave("E", "field3_blind")
+        return
+    out.take("E", vin, rule, confidence)
+
+
 def vin_decide(
     first: list[Read],
     more: Reader,
@@ -158,9 +216,8 @@ def vin_decide(
             # to change the sum by a multiple of 11 in both reads
             settled = [(v, n) for v, n in counts.items() if n >= 2 and vins.kba_check_ok(v, field3)]
             if len(settled) == 1:
-                out.take(
-                    "E", _known_wmi(settled[0][0], found), "field3", min(1.0, 0.9 + 0.02 * settled[0][1])
-                )
+                vin = _known_wmi(settled[0][0], found)
+                _store_vin(out, vin, "field3", min(1.0, 0.9 + 0.02 * settled[0][1]), found)
                 return found
         if stage < 3:
             found += more(stage)
@@ -168,7 +225,11 @@ def vin_decide(
         chosen = _field3_choice(found, field3)
         if chosen is not None:
             vin, changed = chosen
-            out.take("E", _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75)
+            _store_vin(out, _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75, found)
+            return found
+        confirmed = _glyphs_confirmed(found, field3)
+        if confirmed is not None:
+            _store_vin(out, _known_wmi(confirmed, found), "field3_glyphs", 0.8, found)
             return found
         out.leave("E", "field3_disagrees" if counts else "unsure")
         return found

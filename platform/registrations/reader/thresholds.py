@@ -61,6 +61,10 @@ OCR_TIMEOUT = 30  # seconds for a page's text (recognise's vetoes); a field take
 #  "agreement":  field 3 unread (an empty box, a glare): at least VIN_AGREEING independent
 #                reads give the same plausible VIN and more reads give it than any other
 VIN_AGREEING = 2
+#  "field3_glyphs": the cell recogniser (glyphs.py) sure at every place (GLYPH_SURE), its VIN
+#                agreeing with field 3 and with the line reads at all but VIN_CHOICE_PLACES places
+#  "field3_blind" (left unread): the two recognisers, each sure, read at one place two characters
+#                field 3 counts alike (1/J, 2/S, 5/V, ...): field 3 cannot say which is printed
 #  "field3_partial": field 3 printed but its reads disagree (a single character is Tesseract's
 #                weak spot): this many reads agree on the VIN and its check digit is one of the
 #                digits field 3's reads showed
@@ -77,3 +81,14 @@ CODE_AGREEING = 2  # code 10 and J likewise
 # a free text (D.3, the holder's names) is stored when every character of its read is this sure
 # (Tesseract's own confidence); a photo's misread names measured 0.3-0.8 at their worst place
 TEXT_SURE = 0.9
+
+# -- glyphs (glyphs.py) --------------------------------------------------------------------
+# The printers' character pitch (mm): 17 VIN characters in 30 mm on the specimen; a printer's
+# font is up to about 6 % wider or narrower, the page's registration adds a little
+GLYPH_PITCH_MM = 1.77
+GLYPH_PITCH_SPREAD = 0.08
+GLYPH_ALTERNATIVE = 0.02  # a cell's other character is offered to decide.py from this probability
+# a cell read this sure (the network's probability) counts as sure: dev documents of the tuned
+# families (seeds 80000+, pdf and phone) read 1 for a printed J in both Tesseract reads while the
+# cells read J at 0.99; validation cells wrong at 0.9 or more: few
+GLYPH_SURE = 0.9

@@ -36,6 +36,7 @@ const de = {
     rules: {
       field3: "Prüfziffer (Feld 3)",
       field3_choice: "Prüfziffer-Auswahl",
+      field3_glyphs: "Zeichenerkennung und Prüfziffer",
       agreement: "Übereinstimmende Lesungen",
       majority: "Mehrheit der Lesungen",
       confirmed: "Bestätigt durch P.3",
@@ -46,6 +47,7 @@ const de = {
       invalid: "Ungültiger Wert",
       field3_disagrees: "Widerspricht der Prüfziffer",
       field3_unread: "Prüfziffer nicht gelesen",
+      field3_blind: "Prüfziffer kann die Lesungen nicht unterscheiden",
       not_found: "Feld nicht gefunden",
       dates_out_of_order: "Datumsfolge unstimmig",
       wmi_make_mismatch: "Herstellercode der FIN passt nicht zur Marke (D.1)",
@@ -88,6 +90,7 @@ const en: typeof de = {
     rules: {
       field3: "Check digit (field 3)",
       field3_choice: "Check digit choice",
+      field3_glyphs: "Character recogniser and check digit",
       agreement: "Agreeing reads",
       majority: "Majority of reads",
       confirmed: "Confirmed by P.3",
@@ -98,6 +101,7 @@ const en: typeof de = {
       invalid: "Invalid value",
       field3_disagrees: "Disagrees with the check digit",
       field3_unread: "Check digit not read",
+      field3_blind: "The check digit cannot tell the reads apart",
       not_found: "Field not found",
       dates_out_of_order: "Dates out of order",
       wmi_make_mismatch: "The VIN's maker code does not match the make (D.1)",
