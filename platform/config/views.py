@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
+from common.error_reporting import web_release
 from config.app_routes import is_app_route
 from tenants.middleware import request_partner
 from tenants.models import Partner
@@ -240,8 +241,6 @@ def _reporting_meta(index_html: bytes) -> bytes:
     such tag and the app loads nothing of Sentry."""
     if not settings.SENTRY_BROWSER_DSN:
         return b""
-    from common.error_reporting import web_release
-
     return (
         f'<meta name="thg-error-reporting" content="{escape(settings.SENTRY_BROWSER_DSN)}"'
         f' data-release="{escape(web_release(index_html))}"'
