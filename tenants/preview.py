@@ -26,8 +26,11 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django_tenants.utils import schema_context
 
+from tenants.middleware import partner_site_url
+from tenants.models import ConfigVersion
+
 if TYPE_CHECKING:
-    from tenants.models import ConfigVersion, Partner
+    from tenants.models import Partner
 
 SALT = "tenants.preview"
 QUERY = "thg_preview"
@@ -88,8 +91,6 @@ def preview_token_read(token: str, *, partner: Partner) -> PreviewGrant | None:
 def preview_url(
     *, partner: Partner, draft: ConfigVersion | None = None, request: HttpRequest | None = None
 ) -> str:
-    from tenants.middleware import partner_site_url
-
     return f"{partner_site_url(partner, request)}?{QUERY}={preview_token_make(partner=partner, draft=draft)}"
 
 
@@ -110,8 +111,6 @@ def preview_scratch_store(*, partner: Partner, config: dict[str, Any], token: st
 
 
 def preview_scratch_url(*, partner: Partner, token: str, request: HttpRequest | None = None) -> str:
-    from tenants.middleware import partner_site_url
-
     return f"{partner_site_url(partner, request)}?{QUERY}={token}"
 
 
@@ -130,8 +129,6 @@ def preview_config(partner: Partner, grant: PreviewGrant) -> dict[str, Any] | No
         return scratch if isinstance(scratch, dict) else None
     if grant.draft_id is None:
         return partner.config
-    from tenants.models import ConfigVersion
-
     draft = ConfigVersion.objects.filter(
         pk=grant.draft_id, partner_id=partner.pk, published_at__isnull=True
     ).first()

@@ -13,7 +13,7 @@ from accounts.models import User
 from billing import errors
 from billing.models import Client
 from billing.selectors import client_previous
-from billing.validation import client_validate, tax_number_normalise, tax_number_valid
+from billing.validation import MAX_LENGTHS, client_validate, tax_number_normalise, tax_number_valid
 from common.partner_config import PartnerConfig
 from common.text import text_problem
 from privacy.consents import consent_record_promotion
@@ -41,8 +41,6 @@ class ClientLockError(Exception):
 
 def _b2b_clean(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """The placeholder client of the B2B flow: no address, no payment data."""
-    from billing.validation import MAX_LENGTHS
-
     clean: dict[str, Any] = {"source": B2B_SOURCE}
     found: dict[str, Any] = {}
     for field in B2B_FIELDS:

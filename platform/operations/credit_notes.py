@@ -34,6 +34,7 @@ from django.utils import timezone
 from billing.models import Client
 from common.partner_config import PartnerConfig
 from operations.document_models import DocumentCounter, DocumentKind, PayoutDocument, VatMode
+from operations.formats import de_number
 from operations.models import SettlementBatch, SettlementItem
 from privacy.models import ConsentRecord
 from quota.models import QuotaStatus, StatusChange
@@ -236,8 +237,6 @@ def client_self_billing_object(*, owner_id: int, objected: bool) -> int:
 
 def service_text(document: PayoutDocument) -> str:
     """The supply as the document names it (§ 14 Abs. 4 Nr. 5 UStG)."""
-    from operations.formats import de_number
-
     energy = (
         f", angerechnete Strommenge {de_number(Decimal(document.energy_kwh) / 1000, 3)} MWh"
         if document.energy_kwh

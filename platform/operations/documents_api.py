@@ -24,6 +24,7 @@ from common.downloads import download_answer
 from common.text import CleanText
 from operations import camt, credit_notes, einvoice, reports, settlement
 from operations.document_models import DocumentKind, PayoutDocument
+from operations.formats import de_money, de_percent
 from operations.models import SettlementBatch, SettlementItem
 from operations.schemas import (
     ApplicationDocumentsOut,
@@ -231,8 +232,6 @@ def commission_pdf(request: HttpRequest, query: Query[MonthQuery]) -> Any:
     month = _month(query)
     if month is None:
         return Status(400, {"month": [MONTH_INVALID]})
-    from operations.formats import de_money, de_percent
-
     rows, sums = reports.commission_rows(month)
     label = f"{month[5:7]}.{month[:4]}"
     data = einvoice.statement_pdf(
