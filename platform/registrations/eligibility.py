@@ -28,12 +28,12 @@ from typing import TYPE_CHECKING, Any
 
 from registrations import errors
 from registrations.errors import ScanRejected
+from registrations.models import BevRegistration
 from registrations.reader import ELECTRIC
 from registrations.reader.validate import fuel_code
 
 if TYPE_CHECKING:
     from billing.models import Client
-    from registrations.models import BevRegistration
     from registrations.reader import Reading
 
 # billing's B2B placeholder client (billing.services.B2B_SOURCE; spec section 3)
@@ -123,8 +123,6 @@ def holder_matches(registration: BevRegistration, client: Client) -> bool | None
 def registration_holder_check(*, registration: BevRegistration, client: Client) -> bool | None:
     """Compares the holder with the billing name and keeps the answer on the registration; a
     mismatch sends it to the review (needs_review). Runs inside the caller's transaction."""
-    from registrations.models import BevRegistration
-
     matches = holder_matches(registration, client)
     mismatch = None if matches is None else not matches
     if mismatch == registration.holder_mismatch:

@@ -10,6 +10,7 @@ from django.db import models
 from django.http import HttpRequest
 
 from common.crypto import encrypted_fields
+from staff.audit import audit_record
 from tenants.middleware import request_partner
 
 # Never copied into the log: hashes and secrets. Encrypted fields (bank data, addresses) are
@@ -45,8 +46,6 @@ class AuditedAdminMixin:
         if request_partner(request) is None:
             super().save_model(request, obj, form, change)  # type: ignore[misc]
             return
-        from staff.audit import audit_record
-
         old = type(obj)._default_manager.filter(pk=obj.pk).first() if change and obj.pk else None
         before = admin_snapshot(old) if old is not None else None
         super().save_model(request, obj, form, change)  # type: ignore[misc]
@@ -80,8 +79,6 @@ class AuditedAdminMixin:
         if request_partner(request) is None:
             delete()
             return
-        from staff.audit import audit_record
-
         gone = [(obj._meta.label_lower, str(obj.pk), admin_snapshot(obj)) for obj in objs]
         delete()
         for object_type, object_id, before in gone:

@@ -10,6 +10,7 @@ from django.urls import URLPattern, URLResolver, path
 
 from staff import views
 from staff.admin_audit import AuditedAdminMixin
+from staff.models import StaffMember
 from tenants.middleware import request_partner
 
 # Registered by the libraries, used by no operator, and English throughout (issue 49): the login
@@ -40,8 +41,6 @@ class StaffAdminSite(admin.AdminSite):
         # A member deactivated in the partner area loses the admin too (partner schemas only:
         # the public schema has no staff tables).
         if request_partner(request) is not None:
-            from staff.models import StaffMember
-
             return not StaffMember.objects.filter(user=user, is_active=False).exists()
         return True
 
