@@ -371,9 +371,17 @@ def path_label(path: str) -> str:
     coords = next(iter(error_map({path: [""]})))
     if not coords:
         return path
+    names, _node = _path_titles(coords.split(JOIN_SYMBOL))
+    return " › ".join(names)
+
+
+def _path_titles(parts: list[str]) -> tuple[list[str], dict[str, Any] | None]:
+    """The form's German titles of a path's parts from the top (list items by their number
+    from 1) and the last part's form node; None when a part is unknown, whose own name then
+    ends the titles."""
     node: dict[str, Any] = config_form_schema()
-    names = []
-    for part in coords.split(JOIN_SYMBOL):
+    names: list[str] = []
+    for part in parts:
         if node.get("type") == "array" and part.isdigit():
             names.append(f"Nr. {int(part) + 1}")
             node = node["items"]
@@ -381,10 +389,10 @@ def path_label(path: str) -> str:
         child = node.get("keys", {}).get(part)
         if child is None:
             names.append(part)
-            break
-        names.append(child["title"])
+            return names, None
+        names.append(str(child["title"]))
         node = child
-    return " › ".join(names)
+    return names, node
 
 
 class ConfigFormField(forms.JSONField):
@@ -508,23 +516,8 @@ def _path_node(path: str) -> tuple[str, list[str], dict[str, Any]] | None:
     coords = next(iter(error_map({path: [""]})))
     if not coords:
         return None
-    parts = coords.split(JOIN_SYMBOL)
-    section = config_form_schema()["keys"].get(parts[0])
-    if section is None:
-        return None
-    node: dict[str, Any] = section
-    names: list[str] = []
-    for part in parts[1:]:
-        if node.get("type") == "array" and part.isdigit():
-            names.append(f"Nr. {int(part) + 1}")
-            node = node["items"]
-            continue
-        child = node.get("keys", {}).get(part)
-        if child is None:
-            return None
-        names.append(str(child["title"]))
-        node = child
-    return str(section["title"]), names, node
+    names, node = _path_titles(coords.split(JOIN_SYMBOL))
+    return None if node is None else (names[0], names[1:], node)
 
 
 def _base64_html(path: str) -> bool:
