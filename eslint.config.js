@@ -64,17 +64,20 @@ export default tseslint.config(
   ...FEATURES.map((feature) => ({
     files: [`web/src/${feature}/**/*.{ts,tsx}`],
     rules: forbidden(
-      FEATURES.filter((other) => other !== feature),
-      `web/src/${feature} may not import another feature folder: move what both need to web/src/shared.`,
+      [...FEATURES.filter((other) => other !== feature), "app"],
+      `web/src/${feature} may not import another feature folder or web/src/app: move what both need to web/src/shared.`,
     ),
   })),
   {
     files: ["web/src/shared/**/*.{ts,tsx}"],
-    rules: forbidden(FEATURES, "web/src/shared may not import a feature folder (flow, portal, partner)."),
+    rules: forbidden(
+      [...FEATURES, "app"],
+      "web/src/shared may not import a feature folder (flow, portal, partner) or web/src/app.",
+    ),
   },
   // web/src/app (router, providers, boot) sits on top: it imports the features and shared,
-  // never the other way round. Tests and stories may render a screen inside the app's
-  // providers, as the app does.
+  // never the other way round, tests and stories included: they take the app's providers from
+  // web/src/test/render and web/src/stories/story-app. Code the app ships also leaves mocks/ alone.
   ...FEATURES.map((feature) => ({
     files: [`web/src/${feature}/**/*.{ts,tsx}`],
     ignores: ["**/*.test.{ts,tsx}", "**/*.stories.tsx", `web/src/${feature}/mocks/**`],

@@ -1,5 +1,6 @@
 """The web app's layering (eslint.config.js, issue 50): web/src/app (router, providers, boot)
-imports the features and shared, never the other way round; features do not import each
+imports the features and shared, never the other way round (their tests and stories included:
+they take the app's providers from web/src/test and web/src/stories); features do not import each
 other; a feature's mocks/ serve its tests and stories only. ESLint holds it; these run ESLint
 on a file as if it lay in each folder."""
 
@@ -55,12 +56,27 @@ def test_a_relative_import_of_the_app_is_refused_too() -> None:
     assert _refusals("web/src/portal/routes/probe.tsx", source)
 
 
-def test_the_app_imports_shared_and_a_test_may_render_inside_the_app() -> None:
+def test_the_app_imports_shared_and_tests_take_its_providers_from_the_test_helpers() -> None:
     shared = 'import { usePartner } from "@/shared/lib/partner-context";\nexport const probe = usePartner;\n'
+    helpers = 'import { PartnerProviders } from "@/test/render";\nexport const probe = PartnerProviders;\n'
+    stories = (
+        'import { PartnerProviders } from "@/stories/story-app";\nexport const probe = PartnerProviders;\n'
+    )
 
     assert _refusals("web/src/app/probe.tsx", shared) == []
-    assert _refusals("web/src/shared/ui/probe.test.tsx", APP_IMPORT) == []
     assert _refusals("web/src/shared/lib/probe.ts", shared) == []
+    # a test or a story of a feature or of shared does not import app/ itself either
+    assert any(
+        "web/src/app" in message for message in _refusals("web/src/shared/ui/probe.test.tsx", APP_IMPORT)
+    )
+    assert any(
+        "web/src/app" in message for message in _refusals("web/src/portal/probe.stories.tsx", APP_IMPORT)
+    )
+    assert _refusals("web/src/shared/ui/probe.test.tsx", helpers) == []
+    assert _refusals("web/src/portal/probe.stories.tsx", stories) == []
+    # the test helpers and the stories' frame sit beside app/: they may
+    assert _refusals("web/src/test/probe.tsx", APP_IMPORT) == []
+    assert _refusals("web/src/stories/probe.tsx", APP_IMPORT) == []
 
 
 MOCKS_IMPORT = 'import { member } from "../mocks/fixtures";\nexport const probe = member;\n'

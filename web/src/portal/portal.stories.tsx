@@ -2,7 +2,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, spyOn, userEvent, waitFor, within } from "storybook/test";
 
-import { PartnerProviders } from "@/app/app";
 import { browser } from "@/shared/lib/browser";
 import {
   expiringSession,
@@ -15,7 +14,7 @@ import {
   signupKey,
   TOKENS,
 } from "@/stories/handlers";
-import { prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
+import { PartnerProviders, prepareStorage, type Screen, StoryApp } from "@/stories/story-app";
 
 import { PARTNERS } from "@/stories/partners";
 

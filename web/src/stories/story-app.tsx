@@ -4,8 +4,12 @@
  */
 import { MemoryRouter } from "react-router";
 
-import { PartnerScreens } from "@/app/app";
+import { PartnerProviders, PartnerScreens } from "@/app/app";
 import { type StoreKey, storeSet } from "@/shared/lib/session-store";
+
+// Stories of features wrap a screen in another configuration with the providers from here, so that
+// they, like the screens, never import app/.
+export { PartnerProviders };
 
 export type Screen = { route: string; store?: Partial<Record<StoreKey, unknown>>; local?: Record<string, string> };
 

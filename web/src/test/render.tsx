@@ -4,6 +4,10 @@ import { MemoryRouter, useLocation } from "react-router";
 import type { PartnerConfig } from "@/api/config";
 import { PartnerProviders, PartnerScreens } from "@/app/app";
 
+// Tests of features and shared parts wrap what they render in the partner's providers from here,
+// so that they, like the code they test, never import app/.
+export { PartnerProviders };
+
 import standard from "./fixtures/config-standard.json";
 import utility from "./fixtures/config-utility.json";
 import wallbox from "./fixtures/config-wallbox.json";

@@ -2,8 +2,7 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 
 import type { PartnerConfig } from "@/api/config";
-import { PartnerProviders } from "@/app/app";
-import { partnerConfig } from "@/test/render";
+import { partnerConfig, PartnerProviders } from "@/test/render";
 
 import { logoSize, PartnerLogo } from "./partner-logo";
 
