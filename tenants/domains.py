@@ -10,7 +10,6 @@ later does not take a live site down); renaming a domain starts over (tenants.mo
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 import dns.exception
@@ -20,52 +19,19 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from tenants.domain_rules import DOMAIN_TAKEN, custom_domain_name, own_host
 from tenants.models import Domain
 
 logger = logging.getLogger(__name__)
 
 RECORD_PREFIX = "_thg-verify."
 
-DOMAIN_INVALID = "Bitte geben Sie einen gültigen Domainnamen ein (z. B. thg.autohaus.de)."
-DOMAIN_PLATFORM = "Diese Domain gehört zur Plattform und kann keine Domain eines Partners sein."
-DOMAIN_TAKEN = "Diese Domain ist schon vergeben."
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
-
-
-def domain_normalise(value: str) -> str:
-    """A host name as it is stored and looked up: lower case, without a trailing dot, IDNA
-    (ASCII, "müller.de" -> "xn--mller-kva.de"). ValidationError for anything else."""
-    name = value.strip().rstrip(".").lower()
-    try:
-        name = name.encode("idna").decode("ascii")
-    except UnicodeError:
-        raise ValidationError(DOMAIN_INVALID) from None
-    if len(name) > 253 or not all(_LABEL.match(label) for label in name.split(".")):
-        raise ValidationError(DOMAIN_INVALID)
-    return name
-
-
-def platform_host(name: str, *, own: str | None = None) -> bool:
-    """Whether a (normalised) name is the platform's: localhost or a name under it, a public
-    host, the base domain or any name under it (another partner's {sub}.{BASE_DOMAIN}), except
-    the partner's own `own`."""
-    if own is not None and name == own:
-        return False
-    base = settings.BASE_DOMAIN.lower().rstrip(".")
-    public = {host.lower().rstrip(".") for host in settings.PUBLIC_HOSTS} | {"localhost", base}
-    return name in public or name.endswith((f".{base}", ".localhost"))
-
 
 def custom_domain_check(value: str, *, partner: Any = None, exclude_pk: int | None = None) -> str:
     """A custom domain as it will be stored, or ValidationError with the console's German text:
     not a valid name, the platform's own, or another partner's (whatever its spelling)."""
-    name = domain_normalise(value)
-    own = f"{partner.subdomain}.{settings.BASE_DOMAIN}".lower() if partner is not None else None
-    if platform_host(name, own=own):
-        raise ValidationError(DOMAIN_PLATFORM)
-    if "." not in name:
-        raise ValidationError(DOMAIN_INVALID)
-    if Domain.objects.filter(domain=name).exclude(pk=exclude_pk).exists():
+    name = custom_domain_name(value, own=own_host(partner.subdomain) if partner is not None else None)
+    if Domain.name_taken(name, exclude_pk=exclude_pk):
         raise ValidationError(DOMAIN_TAKEN)
     return name
 

@@ -5,6 +5,7 @@ import secrets
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models, transaction
 from django.utils import timezone
@@ -12,6 +13,7 @@ from django_tenants.models import DomainMixin, TenantMixin
 
 from tenants.config_rules import config_clean
 from tenants.directory import directory
+from tenants.domain_rules import DOMAIN_TAKEN, custom_domain_name, own_host
 
 SUBDOMAIN_PATTERN = r"^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$"
 SUBDOMAIN_MESSAGE = "Use letters, digits and hyphens only (not at the start or end), at most 63 characters."
@@ -127,20 +129,24 @@ class Domain(DomainMixin):
 
     def is_platform_host(self) -> bool:
         """The partner's own {sub}.{BASE_DOMAIN}: ours, nothing to prove."""
-        return self.domain == f"{self.tenant.subdomain}.{settings.BASE_DOMAIN}".lower()
+        return self.domain == own_host(self.tenant.subdomain)
+
+    @classmethod
+    def name_taken(cls, name: str, *, exclude_pk: int | None = None) -> bool:
+        """Whether another row holds the (normalised) name already."""
+        return cls.objects.filter(domain=name).exclude(pk=exclude_pk).exists()
 
     def clean(self) -> None:
         """A custom domain: a valid name, not the platform's, not taken in any spelling
-        (tenants.domains); the form then shows the German reason at the field."""
-        from django.core.exceptions import ValidationError
-
-        from tenants.domains import custom_domain_check
-
-        partner = self.tenant if self.tenant_id is not None else None
+        (tenants.domain_rules); the form then shows the German reason at the field."""
+        own = own_host(self.tenant.subdomain) if self.tenant_id is not None else None
         try:
-            self.domain = custom_domain_check(self.domain or "", partner=partner, exclude_pk=self.pk)
+            name = custom_domain_name(self.domain or "", own=own)
         except ValidationError as exc:
             raise ValidationError({"domain": exc.messages}) from None
+        if Domain.name_taken(name, exclude_pk=self.pk):
+            raise ValidationError({"domain": [DOMAIN_TAKEN]})
+        self.domain = name
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         self.domain = self.domain.strip().lower().rstrip(".")

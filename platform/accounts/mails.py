@@ -10,6 +10,7 @@ import re
 from email.utils import formataddr, parseaddr
 from html import unescape
 from typing import Any
+from urllib.parse import urlencode
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from cryptography.hazmat.primitives.hashes import SHA256
@@ -18,9 +19,12 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.encoding import force_bytes
 from django.utils.html import strip_tags
+from django.utils.http import urlsafe_base64_encode
 
-from accounts.models import LoginCode, LoginLink
+from accounts.models import LoginCode, LoginLink, User
+from accounts.tokens import PartnerResetTokens
 from common.metrics import MAILS
 from tenants.brand import mail_logo_url
 from tenants.middleware import partner_site_url
@@ -143,6 +147,30 @@ def login_code_mail(*, schema_name: str, code_id: int) -> None:
         )
     # Cleared only after a successful send: a failed send is retried with the row intact.
     LoginCode.objects.filter(pk=row.pk).update(sealed="")
+
+
+def password_reset_mail(*, schema_name: str, user_id: int, site_url: str) -> None:
+    """The reset (or account creation) link, made here from the user: Django's reset token
+    depends only on the user's row and the key, so it need not travel through the queue. A user
+    gone or deactivated since the request gets nothing."""
+    partner = Partner.objects.get(schema_name=schema_name)
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return
+    query = {
+        "token": PartnerResetTokens(partner).make_token(user),
+        "id": urlsafe_base64_encode(force_bytes(user.pk)),
+    }
+    creation = not user.has_usable_password()
+    if creation:
+        query["is_user_creation"] = "true"
+    mail_send(
+        schema_name=schema_name,
+        to=user.email,
+        template="account_create" if creation else "password_reset",
+        subject="Ihr Zugang zum Kundenportal" if creation else "Passwort zurücksetzen",
+        context={"link": f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}"},
+    )
 
 
 LINK_MAILS = {

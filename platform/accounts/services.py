@@ -13,15 +13,14 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import jwt
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.core import signing
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
-from django.utils.encoding import force_bytes, force_str
-from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
+from django.utils.encoding import force_str
+from django.utils.http import urlsafe_base64_decode
 from ninja_jwt.exceptions import TokenError
 from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
@@ -49,6 +48,7 @@ from accounts.tokens import (
     LOGIN_ID,
     SESSION_START,
     PartnerRefreshToken,
+    PartnerResetTokens,
     refresh_token_validate,
     tokens_issue,
 )
@@ -509,14 +509,6 @@ def portal_check_resend(*, partner: Partner, user_id: int, client_ip: str) -> No
     _portal_check_send(partner=partner, user=user, client_ip=client_ip, on_login=False)
 
 
-class PartnerResetTokens(PasswordResetTokenGenerator):
-    """Django's reset tokens (spent once the password changes), bound to one partner."""
-
-    def __init__(self, partner: Partner):
-        super().__init__()
-        self.key_salt = f"thg.password-reset:{partner.schema_name}"
-
-
 def password_reset_request(*, partner: Partner, email: str, site_url: str, client_ip: str) -> None:
     """Mail a reset link; for an owner without a portal password it creates the account."""
     user = User.objects.filter(OWNERS, email_canonical=canonical_name(email), is_active=True).first()
@@ -528,23 +520,6 @@ def password_reset_request(*, partner: Partner, email: str, site_url: str, clien
     # The task gets the user id and makes the link itself: no reset token in the queue.
     schema, user_id = partner.schema_name, user.pk
     transaction.on_commit(lambda: mail_password_reset(schema, user_id, site_url))
-
-
-def password_reset_link(*, schema_name: str, user_id: int, site_url: str) -> tuple[str, str, bool] | None:
-    """(address, reset link, whether it creates the account) for the reset mail task, made in
-    the partner's schema; None for a user gone or deactivated since the request."""
-    partner = Partner.objects.get(schema_name=schema_name)
-    user = User.objects.filter(pk=user_id, is_active=True).first()
-    if user is None:
-        return None
-    query = {
-        "token": PartnerResetTokens(partner).make_token(user),
-        "id": urlsafe_base64_encode(force_bytes(user.pk)),
-    }
-    creation = not user.has_usable_password()
-    if creation:
-        query["is_user_creation"] = "true"
-    return user.email, f"{site_url.rstrip('/')}/portal/auth/reset-password?{urlencode(query)}", creation
 
 
 def password_reset_user(*, partner: Partner, token: str, uidb64: str) -> User:

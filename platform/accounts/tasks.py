@@ -6,7 +6,7 @@ the row and renders the mail (accounts.mails)."""
 
 from __future__ import annotations
 
-from accounts.mails import login_code_mail, login_link_mail, mail_send
+from accounts.mails import login_code_mail, login_link_mail, password_reset_mail
 from common.tasks import tenant_task
 
 
@@ -23,19 +23,5 @@ def mail_login_link(schema_name: str, link_id: int) -> None:
 
 @tenant_task(retries=3, retry_delay=30)
 def mail_password_reset(schema_name: str, user_id: int, site_url: str) -> None:
-    """The reset (or account creation) link, made here from the user: Django's reset token
-    depends only on the user's row and the key, so it need not travel through the queue."""
-    # Imported here: accounts.services enqueues these tasks.
-    from accounts.services import password_reset_link
-
-    built = password_reset_link(schema_name=schema_name, user_id=user_id, site_url=site_url)
-    if built is None:
-        return
-    email, link, creation = built
-    mail_send(
-        schema_name=schema_name,
-        to=email,
-        template="account_create" if creation else "password_reset",
-        subject="Ihr Zugang zum Kundenportal" if creation else "Passwort zurücksetzen",
-        context={"link": link},
-    )
+    """The reset (or account creation) link, made by the task from the user (accounts.mails)."""
+    password_reset_mail(schema_name=schema_name, user_id=user_id, site_url=site_url)

@@ -13,6 +13,7 @@ from typing import Any, cast
 from uuid import uuid4
 
 from django.conf import settings
+from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 from ninja_jwt.backends import TokenBackend
@@ -129,3 +130,11 @@ class PartnerJWTAuth(HttpBearer):
 
 
 partner_auth = PartnerJWTAuth()
+
+
+class PartnerResetTokens(PasswordResetTokenGenerator):
+    """Django's reset tokens (spent once the password changes), bound to one partner."""
+
+    def __init__(self, partner: Partner):
+        super().__init__()
+        self.key_salt = f"thg.password-reset:{partner.schema_name}"

@@ -22,7 +22,6 @@ The files (operations.einvoice renders them) are made on first download and kept
 from __future__ import annotations
 
 import datetime
-import functools
 import json
 from decimal import Decimal
 from typing import Any
@@ -212,19 +211,7 @@ def payout_documents_issue(*, batch: SettlementBatch, partner: Partner | None = 
                     end_to_end_id=item.end_to_end_id if item.method == SettlementItem.Method.SEPA else "",
                 )
             )
-        issued_documents = PayoutDocument.objects.bulk_create(documents, batch_size=1000)
-        # The files are made by a worker once this commits, so the owners' links and the
-        # batch's ZIP need not wait for 10,000 PDFs in a request.
-        transaction.on_commit(
-            functools.partial(_render_later, str(connection.schema_name), batch.pk)  # type: ignore[attr-defined]
-        )
-        return issued_documents
-
-
-def _render_later(schema_name: str, batch_id: int) -> None:
-    from operations.tasks import payout_documents_render
-
-    payout_documents_render(schema_name, batch_id)
+        return PayoutDocument.objects.bulk_create(documents, batch_size=1000)
 
 
 def client_self_billing_object(*, owner_id: int, objected: bool) -> int:

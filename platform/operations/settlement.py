@@ -9,12 +9,13 @@ a VAT-liable business the net plus VAT.
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import groupby
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
@@ -26,6 +27,7 @@ from common.payout_bounds import german_euros, payout_in_bounds, payout_max
 from operations import sepa
 from operations.credit_notes import payout_documents_issue
 from operations.models import SettlementBatch, SettlementItem, SettlementSettings
+from operations.tasks import payout_documents_render
 from quota.amounts import application_amounts, fee_schedule
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import QuotaError, quota_application_move
@@ -352,7 +354,7 @@ def settlement_batch_pay(*, batch: SettlementBatch, actor: User) -> tuple[Settle
                 ) from None
         batch.items.filter(pk__in=[item.pk for item in items]).update(status=SettlementItem.Status.PAID)
         # Each paid item's credit note or payout statement, numbered in this transaction.
-        payout_documents_issue(batch=batch)
+        _documents_issue(batch)
         batch.status = SettlementBatch.Status.SETTLED
         batch.paid_at = timezone.now()
         batch.paid_by = actor
@@ -529,8 +531,17 @@ def settlement_item_paid_confirm(*, item: SettlementItem, actor: User, note: str
             # The one-payout constraint: another item of the application holds its payout.
             raise SettlementError(ALREADY_IN_BATCH) from None
         batch = SettlementBatch.objects.get(pk=found.batch_id)
-        payout_documents_issue(batch=batch)
+        _documents_issue(batch)
     return PaidConfirmed(found, True, before)
+
+
+def _documents_issue(batch: SettlementBatch) -> None:
+    """The batch's documents numbered in the caller's transaction; their files are made by a
+    worker once it commits, so the owners' links and the batch's ZIP need not wait for 10,000
+    PDFs in a request."""
+    if payout_documents_issue(batch=batch):
+        schema_name = str(connection.schema_name)  # type: ignore[attr-defined]
+        transaction.on_commit(functools.partial(payout_documents_render, schema_name, batch.pk))
 
 
 # ---------------------------------------------------------------- reads

@@ -8,6 +8,8 @@ from huey.contrib.djhuey import db_periodic_task
 
 from common.tasks import tenant_task
 from operations.bulk import bulk_item_process, bulk_uploads_sweep
+from operations.digest import digest_send
+from operations.einvoice import payout_documents_render as documents_render
 from tenants.models import Partner
 
 
@@ -33,16 +35,12 @@ def bulk_uploads_sweep_all() -> None:
 @tenant_task(retries=2, retry_delay=60)
 def payout_documents_render(schema_name: str, batch_id: int) -> None:
     """A paid batch's credit notes and payout statements made and kept (issue 46)."""
-    from operations.einvoice import payout_documents_render as render
-
-    render(batch_id=batch_id)
+    documents_render(batch_id=batch_id)
 
 
 @tenant_task(retries=2, retry_delay=300)
 def staff_digest_run(schema_name: str) -> None:
     """Yesterday's digest to the partner's staff (issue 49; operations.digest)."""
-    from operations.digest import digest_send
-
     digest_send(schema_name=schema_name)
 
 

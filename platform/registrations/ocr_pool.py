@@ -34,9 +34,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from PIL import Image
 
 from registrations.errors import ScanRejected
-from registrations.reader import Reading
+from registrations.intake import scan_prepare
+from registrations.reader import Reading, document_check, document_read
+from registrations.redaction import scan_redact
 
 
 class OcrBusy(Exception):
@@ -75,12 +78,6 @@ class CheckResult:
 
 def scan_check(data: bytes, limits: CheckLimits, skip_classifier: bool) -> CheckResult:
     """Intake, reader, classifier and redaction of one upload (runs in a pool process)."""
-    from PIL import Image
-
-    from registrations.intake import scan_prepare
-    from registrations.reader import document_check, document_read
-    from registrations.redaction import scan_redact
-
     started = time.perf_counter()
     Image.MAX_IMAGE_PIXELS = limits.max_pixels  # the caller's limit (a test may lower it)
     try:

@@ -18,7 +18,7 @@ from django_tenants.utils import schema_context
 from accounts import services
 from accounts.mails import mail_secret_open
 from accounts.models import LoginCode, LoginLink, User
-from accounts.tokens import tokens_issue
+from accounts.tokens import PartnerResetTokens, tokens_issue
 from quota.services import back_office_staff_ensure
 from tenants.models import Partner
 from tests.accounts.conftest import solve_bot_check
@@ -102,7 +102,7 @@ def test_password_reset_treats_a_staff_address_as_unknown(post: Callable[..., An
     assert not mail.outbox
     # a reset token made for staff (by whatever means) changes nothing
     partner = Partner.objects.get(subdomain="autohaus")
-    token = services.PartnerResetTokens(partner).make_token(anna)
+    token = PartnerResetTokens(partner).make_token(anna)
     with pytest.raises(services.AccountError):
         services.password_reset_user(
             partner=partner, token=token, uidb64=urlsafe_base64_encode(force_bytes(anna.pk))
