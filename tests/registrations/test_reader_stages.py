@@ -362,6 +362,37 @@ def test_without_field3_three_agreeing_reads_decide() -> None:
     assert out.values["E"] == VIN and out.decided_by["E"] == "agreement"
 
 
+def test_without_field3_a_tie_is_settled_by_every_read_at_the_disputed_place() -> None:
+    # the public specimen's case: "6" or "G" at place 4, two whole reads each; a third engine
+    # dropped a "0" further on but read "6" there
+    six, gee = "HMU6910000K234157", "HMUG910000K234157"
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(six), _glyph(gee)],
+        lambda stage: (
+            [_read(gee, "t2"), _read(six, "t3")] if stage == 1 else [_read("HMU691000K234157", "rapidocr")]
+        ),
+        None,
+        out,
+    )
+    assert out.values["E"] == six and out.decided_by["E"] == "agreement_aligned"
+
+
+def test_without_field3_a_tie_no_read_settles_stays_for_review() -> None:
+    six, gee = "HMU6910000K234157", "HMUG910000K234157"
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(six), _glyph(gee)],
+        # the third read dropped the disputed place itself: it says nothing there
+        lambda stage: (
+            [_read(gee, "t2"), _read(six, "t3")] if stage == 1 else [_read("HMU910000K234157", "rapidocr")]
+        ),
+        None,
+        out,
+    )
+    assert "E" not in out.values and out.decided_by["E"] == "unsure"
+
+
 def test_dates_out_of_order_are_not_stored() -> None:
     out = decide.Decided()
     out.take("B", datetime.date(2020, 5, 1), "agreement", 0.9)

@@ -251,8 +251,41 @@ def vin_decide(
     if best and best[0][1] >= VIN_AGREEING and (len(best) == 1 or best[1][1] < best[0][1]):
         out.take("E", best[0][0], "agreement", min(0.95, 0.6 + 0.08 * best[0][1]))
         return found
+    aligned = _aligned_agreement(counts, found)
+    if aligned is not None:
+        out.take("E", aligned[0], "agreement_aligned", min(0.9, 0.6 + 0.08 * aligned[1]))
+        return found
     out.leave("E", "unsure" if counts else "unread")
     return found
+
+
+def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str, int] | None:
+    """Two whole VINs read equally often (each at least VIN_AGREEING times): every read votes
+    at the places where they differ, a read of another length too (an engine that dropped a
+    character elsewhere still read these places), by the character it read there. The VIN whose
+    characters more reads give at all those places, and more than any other, with its votes."""
+    top = counts.most_common()
+    if len(top) < 2 or top[0][1] < VIN_AGREEING:
+        return None
+    tied = [vin for vin, n in top if n == top[0][1]]
+    if len(tied) < 2:
+        return None
+    places = [i for i in range(vins.LENGTH) if len({vin[i] for vin in tied}) > 1]
+    votes: Counter[str] = Counter()
+    for r in found:
+        if not validate.vin_text(r.text):
+            continue
+        aligned = _aligned(tied[0], r)
+        if any(not aligned[i] for i in places):
+            continue  # the read does not reach every disputed place
+        said = "".join(aligned[i][0][0] for i in places)
+        matching = [vin for vin in tied if "".join(vin[i] for i in places) == said]
+        if len(matching) == 1:
+            votes[matching[0]] += 1
+    ranked = votes.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[1][1] >= ranked[0][1]):
+        return None
+    return ranked[0]
 
 
 def _field3_choice(found: Sequence[Read], field3: str) -> tuple[str, int] | None:

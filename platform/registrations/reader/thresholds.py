@@ -61,6 +61,11 @@ OCR_TIMEOUT = 30  # seconds for a page's text (recognise's vetoes); a field take
 #  "agreement":  field 3 unread (an empty box, a glare): at least VIN_AGREEING independent
 #                reads give the same plausible VIN and more reads give it than any other
 VIN_AGREEING = 2
+#  "agreement_aligned": field 3 unread and two VINs read equally often (at least VIN_AGREEING
+#                times each): every read, one of another length too, votes by what it read at
+#                the places where they differ, and one VIN gets more votes than the other (the
+#                public specimen: "6" or "G" at place 4, two reads each; RapidOCR, which dropped a
+#                "0" further on, reads "6")
 #  "field3_glyphs": the cell recogniser (glyphs.py) sure at every place (GLYPH_SURE), its VIN
 #                agreeing with field 3 and with the line reads at all but VIN_CHOICE_PLACES places
 #  "field3_blind" (left unread): the two recognisers, each sure, read at one place two characters
