@@ -393,6 +393,38 @@ def test_without_field3_a_tie_no_read_settles_stays_for_review() -> None:
     assert "E" not in out.values and out.decided_by["E"] == "unsure"
 
 
+def test_a_free_text_needs_two_independent_opinions_alike_one_of_them_sure() -> None:
+    deu, eng = "tesseract-deu@1.5", "tesseract-eng@1.5"
+    # the German model misreads; the English one and RapidOCR read alike: theirs is stored
+    out = decide.Decided()
+    decide.text_field(
+        "D.3",
+        [_read("EQB 300 AMATIC", deu)],
+        lambda stage: (
+            [_read("EQB 300 4MATIC", eng), _read("EQB 300 4MATIC", "rapidocr")] if stage == 2 else []
+        ),
+        validate.model,
+        out,
+    )
+    assert out.values["D.3"] == "EQB 300 4MATIC" and out.decided_by["D.3"] == "agreement"
+    # one opinion against another: left for a person
+    out = decide.Decided()
+    decide.text_field("D.3", [_read("13", deu)], lambda stage: [_read("I3", eng)], validate.model, out)
+    assert "D.3" not in out.values and out.decided_by["D.3"] == "unsure"
+    # one model at two scales is one opinion, however sure
+    out = decide.Decided()
+    decide.text_field(
+        "D.3", [_read("13", deu)], lambda stage: [_read("13", "tesseract-deu@1.0")], validate.model, out
+    )
+    assert "D.3" not in out.values
+    # two opinions alike, neither sure: left for a person
+    out = decide.Decided()
+    decide.text_field(
+        "C1.1", [_read("Schals", deu, 0.6)], lambda stage: [_read("Schals", eng, 0.7)], validate.name, out
+    )
+    assert "C1.1" not in out.values and out.decided_by["C1.1"] == "unsure"
+
+
 def test_dates_out_of_order_are_not_stored() -> None:
     out = decide.Decided()
     out.take("B", datetime.date(2020, 5, 1), "agreement", 0.9)

@@ -162,7 +162,7 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
         ("C1.1", validate.name),
         ("C1.2", validate.name),
     ):
-        decide.text_field(code, first(code), parse, out)
+        decide.text_field(code, first(code), more(code), parse, out)
     for code in PRINTED:
         if code not in out.values and code not in out.unread:
             out.leave(code, "not_found")

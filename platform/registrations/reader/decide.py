@@ -29,6 +29,7 @@ from .thresholds import (
     CHOICE_OPTIONS,
     GLYPH_SURE,
     RAPID_WEIGHT,
+    TEXT_AGREEING,
     TEXT_SURE,
     VIN_AGREEING,
     VIN_AGREEING_PARTIAL,
@@ -380,19 +381,44 @@ def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     return values[0]
 
 
-def text_field(code: str, first: list[Read], parse: Callable[[str], Any], out: Decided) -> Any:
-    """A free text (D.3, C1.1, C1.2): what a sure read says (every character at TEXT_SURE or
-    more); a less sure read is left for a person. Never the ground of another decision."""
-    values = [(v, r) for r in first if (v := parse(r.text)) is not None]
-    if not values:
-        out.leave(code, "unread" if not any(r.text for r in first) else "invalid")
-        return None
-    value, r = values[0]
-    if r.sureness < TEXT_SURE:
+def _opinion(r: Read) -> str:
+    """The model behind a read: Tesseract's two language models and the second engine are three
+    opinions; the same model at another scale is the same opinion (it repeats its misreads)."""
+    return r.engine.split("@", 1)[0]
+
+
+def _sure(r: Read) -> float:
+    return 1.0 if r.engine == "rapidocr" else r.sureness  # RapidOCR gives no per-character figure
+
+
+def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
+    """A free text (D.3, C1.1, C1.2): what TEXT_AGREEING independent opinions (_opinion) give
+    alike, more of them than give anything else, one of them sure (TEXT_SURE); anything else is
+    left for a person. One model's read, however sure, is no ground: Tesseract's German model
+    read "4MATIC" as "AMATIC" and "GTS" as "GIS" at both scales with every character sure.
+    Never the ground of another decision."""
+    found = list(first) + more(2)
+    opinions: dict[Any, set[str]] = {}
+    sureness: dict[Any, float] = {}
+    for r in found:
+        value = parse(r.text)
+        if value is not None:
+            opinions.setdefault(value, set()).add(_opinion(r))
+            sureness[value] = max(sureness.get(value, 0.0), _sure(r))
+    ranked = sorted(opinions.items(), key=lambda item: len(item[1]), reverse=True)
+    if ranked:
+        value, said = ranked[0]
+        alone = len(ranked) == 1 or len(ranked[1][1]) < len(said)
+        if len(said) >= TEXT_AGREEING and alone and sureness[value] >= TEXT_SURE:
+            out.take(code, value, "agreement", sureness[value])
+            return value
+    if not any(r.text for r in found):
+        out.leave(code, "unread")
+    elif not opinions:
+        out.leave(code, "invalid")
+    else:
         out.leave(code, "unsure")
-        return None
-    out.take(code, value, "sure_read", r.sureness)
-    return value
+    return None
 
 
 def dates_in_order(out: Decided, today: datetime.date) -> None:

@@ -40,7 +40,7 @@ FIELDS: dict[str, tuple[str, str]] = {
 # fields of one character: read from their crop repeated (single)
 SINGLE = frozenset({"3"})
 # fields an independent second engine reads as well (where it is installed)
-SECOND_ENGINE = frozenset({"E", "B", "10", "3", "J"})
+SECOND_ENGINE = frozenset({"E", "B", "10", "3", "J", "D.3", "C1.1", "C1.2"})
 
 
 @dataclass(frozen=True)

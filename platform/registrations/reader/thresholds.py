@@ -86,6 +86,11 @@ CODE_AGREEING = 2  # code 10 and J likewise
 # a free text (D.3, the holder's names) is stored when every character of its read is this sure
 # (Tesseract's own confidence); a photo's misread names measured 0.3-0.8 at their worst place
 TEXT_SURE = 0.9
+# ... and at least this many independent opinions give it alike (Tesseract's German and English
+# models, RapidOCR; another scale of one model is the same opinion): one sure read stored a wrong
+# model name (D.3) on 16 of 63 accepted documents of the bench subset, the German model at its
+# second scale repeated 13 of those misreads
+TEXT_AGREEING = 2
 
 # -- glyphs (glyphs.py) --------------------------------------------------------------------
 # The printers' character pitch (mm): 17 VIN characters in 30 mm on the specimen; a printer's

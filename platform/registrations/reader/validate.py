@@ -174,7 +174,8 @@ MODEL_TEXT = re.compile(r"[A-Za-zÄÖÜäöüß0-9][A-Za-zÄÖÜäöüß0-9 .+\-
 
 def model(text: str) -> str | None:
     """D.3, the commercial name: letters and digits ("Fiat 500", "ID.3", "Model 3")."""
-    found = MODEL_TEXT.search(text.strip(" ‚'`|_,"))
+    # an underscore is the row's ruling under a character, a comma a full stop's smudge ("ID, _BUZZ")
+    found = MODEL_TEXT.search(text.strip(" ‚'`|_,").replace("_", " ").replace(",", "."))
     value = " ".join(found.group(0).split()).strip(" .-") if found else ""
     return value[:60] if len(value) >= 2 else None
 
