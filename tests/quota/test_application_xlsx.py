@@ -19,7 +19,7 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 from openpyxl import load_workbook
 
-from quota import partner_selectors as selectors
+from operations import application_selectors as selectors
 from registrations.models import BevRegistration
 from staff.models import AuditEntry
 from tenants.models import Partner
