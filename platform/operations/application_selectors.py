@@ -219,7 +219,7 @@ def _rollup_count(filters: ApplicationFilters) -> tuple[str, list[Any]] | None:
     """The exact number of matches of every filter but the free text, as SQL on the rollups the
     database keeps (quota.models.ApplicationCount: a few hundred rows; with a date range
     ApplicationDayCount, whose day is the same local calendar day as the filter's). The same
-    conditions as applications_filtered; tests/quota/test_partner_applications.py compares."""
+    conditions as applications_filtered; tests/operations/test_partner_applications.py compares."""
     if filters.q or filters.changed_since is not None or filters.reference:
         return None  # not in the rollups: counted like a search
     where: list[str] = []

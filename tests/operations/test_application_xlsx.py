@@ -23,7 +23,7 @@ from operations import application_selectors as selectors
 from registrations.models import BevRegistration
 from staff.models import AuditEntry
 from tenants.models import Partner
-from tests.quota.test_partner_applications import (  # noqa: F401 (fixtures)
+from tests.operations.test_partner_applications import (  # noqa: F401 (fixtures)
     API,
     HOST,
     OTHER_HOST,
