@@ -2,7 +2,9 @@
 and search, one application in detail, the filter choices and the CSV rows.
 
 Kept apart from quota.selectors (the owner's portal): these reads span every owner of the
-partner and are shaped for docs/partner-api.md."""
+partner and are shaped for docs/partner-api.md. They live in operations, above quota, because
+they join operations' sub-partners and single deals; the owner's text-form agreement and the
+partner's own reference come through hooks (accounts.consent_book, quota.hooks)."""
 
 from __future__ import annotations
 
