@@ -24,6 +24,7 @@ from django.utils.http import urlsafe_base64_decode
 from ninja_jwt.exceptions import TokenError
 from ninja_jwt.token_blacklist.models import BlacklistedToken, OutstandingToken
 
+from accounts.consent_book import consent_book
 from accounts.errors import (
     BAD_CREDENTIALS,
     BOT_CHECK_FAILED,
@@ -54,7 +55,6 @@ from accounts.tokens import (
 )
 from common.metrics import LOGINS
 from common.partner_config import PartnerConfig
-from privacy.consents import consent_record_signup
 from tenants.models import Partner, is_local_host
 
 CODE_PATTERN_LENGTH = 6
@@ -549,7 +549,9 @@ def account_create(*, partner: Partner, user: User, password: str) -> None:
     with transaction.atomic():
         password_set(user=user, password=password)
         if first:
-            consent_record_signup(user=user, config=PartnerConfig.model_validate(partner.config))
+            consent_book().consent_record_signup(
+                user=user, config=PartnerConfig.model_validate(partner.config)
+            )
 
 
 def account_password_allowed(*, partner: Partner, user: User, current_password: str, client_ip: str) -> bool:

@@ -26,7 +26,10 @@ other (whatever the partners or processes involved).
 
 Releasing: the statuses in quota.catalogue.RELEASES_VEHICLE (final rejections, test) delete the
 claim and settle its open conflicts; so does erasing the owner (privacy.signals.erasure) while
-the application had not reached the authority yet (SPENT_STATUSES keep theirs).
+the application had not reached the authority yet (quota.catalogue.SPENT_STATUSES keep theirs).
+
+quota sits below authority and reaches this registry through its hook quota.hooks,
+which AuthorityConfig.ready() fills with this module.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from django.utils import timezone
 from django_tenants.utils import get_public_schema_name, schema_context
 
 from authority.models import DoubleRegistration, VehicleClaim
+from quota import catalogue
 from quota.models import QuotaApplication
 from tenants.models import Partner
 
@@ -255,23 +259,6 @@ def vehicle_release(*, application_id: int, schema_name: str | None = None) -> i
     return deleted
 
 
-# Once an application reached the authority (or the money path), its vehicle's quota for that
-# year is spent: erasing the owner must not let the same vehicle be registered and paid again.
-# Those entries stay (a keyed hash, a partner and a now dangling application id: nothing that
-# leads back to the owner without the VIN); earlier ones are freed with the application.
-SPENT_STATUSES = frozenset(
-    {
-        "qa_sent_to_uba",
-        "qa_accepted",
-        "qa_to_pay",
-        "qa_to_settle",
-        "qa_paid",
-        "qa_payment_failure",
-        "qa_completed",
-    }
-)
-
-
 def owner_erasure_release(*, schema_name: str, user_id: int, **signal_data: object) -> int:
     """Receiver of privacy.signals.erasure (sent inside the erasure's transaction, before the
     owner's rows go): frees the entries of the owner's applications that had not reached the
@@ -279,7 +266,7 @@ def owner_erasure_release(*, schema_name: str, user_id: int, **signal_data: obje
     with schema_context(schema_name):
         ids = list(
             QuotaApplication.objects.filter(registration__owner_id=user_id)
-            .exclude(status__in=SPENT_STATUSES)
+            .exclude(status__in=catalogue.SPENT_STATUSES)
             .values_list("pk", flat=True)
         )
         if not ids:

@@ -9,16 +9,15 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from accounts.consent_book import CHANNEL_WEB, consent_book
 from accounts.models import User
 from billing import errors
+from billing.hooks import ApplicationsRefused, applications_create
 from billing.models import Client
 from billing.selectors import client_previous
 from billing.validation import MAX_LENGTHS, client_validate, tax_number_normalise, tax_number_valid
 from common.partner_config import PartnerConfig
 from common.text import text_problem
-from privacy.consents import consent_record_promotion
-from privacy.models import ConsentRecord
-from quota.services import QuotaError, quota_applications_create
 from registrations.models import BevRegistration
 from tenants.models import Partner
 
@@ -91,11 +90,11 @@ def client_submit(*, partner: Partner, owner: User, data: dict[str, Any]) -> Cli
             setattr(client, field, value)
         client.save()
         if client.source != B2B_SOURCE:
-            consent_record_promotion(
+            consent_book().consent_record_promotion(
                 user=owner,
                 config=config,
                 given=bool(client.email_promotion_opt_in),
-                channel=ConsentRecord.Channel.WEB,
+                channel=CHANNEL_WEB,
             )
     return client
 
@@ -115,10 +114,11 @@ def client_lock(*, partner: Partner, client: Client) -> Client:
             raise ClientLockError(errors.NO_REGISTRATION, "Es gibt keine abgeschlossene Registrierung.")
         for registration in pending:
             try:
-                quota_applications_create(
+                # quota makes them (billing.hooks, filled in QuotaConfig.ready())
+                applications_create()(
                     registration=registration, client=client, config=config, actor=client.owner
                 )
-            except QuotaError as refused:  # its only year closed since the upload (the calendar)
+            except ApplicationsRefused as refused:  # its only year closed since the upload (the calendar)
                 raise ClientLockError(refused.code, refused.message) from None
         if client.locked_at is None:
             client.locked_at = timezone.now()

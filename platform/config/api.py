@@ -26,6 +26,8 @@ from common.errors import ERROR_DETAIL_SCHEMA, FIELD_ERRORS_SCHEMA, FieldError, 
 from common.i18n import request_language
 from integrations.api import router as integrations_router
 from operations.api import router as operations_router
+from operations.application_api import router as quota_partner_router
+from operations.application_export_api import router as quota_export_router
 from operations.documents_api import portal_router as documents_portal_router
 from operations.documents_api import router as documents_router
 from operations.errors import OperationsError
@@ -33,10 +35,8 @@ from operations.export_api import router as operations_export_router
 from operations.money_api import router as money_router
 from privacy.api import router as privacy_router
 from quota.api import router as quota_router
-from quota.export_api import router as quota_export_router
 from quota.fee_api import router as fee_router
 from quota.fee_services import FeeTableError
-from quota.partner_api import router as quota_partner_router
 from registrations.api import router as registrations_router
 from staff.api import router as staff_router
 from staff.errors import StaffError

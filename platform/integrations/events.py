@@ -27,7 +27,7 @@ BATCH = 5000
 
 # (type, source key, occurred at, data)
 Found = tuple[str, str, datetime.datetime, dict[str, Any]]
-# The partner's own references of some applications (integrations.services.references_of).
+# The partner's own references of some applications (integrations.selectors.references_of).
 References = Callable[[list[int]], dict[int, str]]
 
 

@@ -8,7 +8,7 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from integrations.keys import key_label
-from integrations.models import ApiKey, WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from integrations.models import ApiKey, ApplicationReference, WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from staff.models import StaffMember
 
 
@@ -97,3 +97,22 @@ def delivery_out(delivery: WebhookDelivery) -> dict[str, Any]:
             for attempt in delivery.attempts.all()
         ],
     }
+
+
+# ---- the partner's own references of applications (also quota's, through quota.hooks)
+
+
+def references_of(application_ids: list[int]) -> dict[int, str]:
+    """The partner's own references of these applications (those that have one)."""
+    return dict(
+        ApplicationReference.objects.filter(application_id__in=application_ids).values_list(
+            "application_id", "reference"
+        )
+    )
+
+
+def reference_sql(application_id_sql: str) -> str:
+    """The reference of the application whose id is the SQL expression `application_id_sql`,
+    as a scalar subquery (NULL without one)."""
+    table = ApplicationReference._meta.db_table
+    return f"(SELECT x.reference FROM {table} x WHERE x.application_id = {application_id_sql})"  # noqa: S608

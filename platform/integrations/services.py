@@ -26,20 +26,12 @@ from integrations.models import (
     WebhookEndpoint,
     WebhookEvent,
 )
+from integrations.selectors import references_of
 from integrations.webhooks import url_check
 from quota.models import QuotaApplication, StatusChange
 from staff.audit import audit_record
 from staff.models import StaffMember
 from tenants.models import Partner
-
-
-def references_of(application_ids: list[int]) -> dict[int, str]:
-    """The partner's own references of these applications (those that have one)."""
-    return dict(
-        ApplicationReference.objects.filter(application_id__in=application_ids).values_list(
-            "application_id", "reference"
-        )
-    )
 
 
 def application_reference_set(*, actor: StaffMember, application_id: int, reference: str) -> str | None:

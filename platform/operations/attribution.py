@@ -1,6 +1,9 @@
 """Attribution of new quota applications: the flow's URL variables (`?ref=KEY`, `?deal=KEY`,
 kept by the web app and sent with the billing data as `full_url_variable_string`) or the
-spec's `partner_variable` name a sub-partner and a single deal."""
+spec's `partner_variable` name a sub-partner and a single deal.
+
+quota's application writes use this module through their hook (quota.hooks.deals), which
+OperationsConfig.ready() fills: quota sits below operations and never imports it."""
 
 from __future__ import annotations
 
@@ -61,6 +64,12 @@ DEAL_REFUSALS = {
     DEAL_CEILING: "Der Preis des Einzelvertrags ({price}) liegt über der Grenze der Plattform für "
     "die Fahrzeugklasse {vehicle_class} im Quotenjahr {year}: höchstens {ceiling} je Fahrzeug.",
 }
+
+
+def single_deal_lock(deal_id: int) -> SingleDeal:
+    """The deal's row, locked in the caller's transaction: two owners cannot both take the
+    last place (single_deal_refusal)."""
+    return SingleDeal.objects.select_for_update().get(pk=deal_id)
 
 
 def single_deal_ceiling_refusal(deal: SingleDeal, *, year: int, vehicle_class: str) -> str | None:

@@ -24,12 +24,12 @@ from django.utils import timezone
 
 from accounts.models import User, canonical_name
 from accounts.services import end_user_get_or_create
-from authority.registry import vehicle_release
 from billing.models import Client
 from common.partner_config import PartnerConfig
 from operations import archive as zip_check
 from operations.models import BulkUpload, BulkUploadItem
 from operations.owner_csv import OwnerRows, owner_data_validate, owner_rows_parse
+from quota.hooks import vehicle_registry
 from quota.models import QuotaApplication, QuotaStatus
 from quota.services import quota_applications_create
 from registrations import errors as scan_errors
@@ -440,7 +440,7 @@ def bulk_upload_rollback(*, upload: BulkUpload) -> tuple[BulkUpload, dict[str, i
             owner_ids.add(upload.owner_id)
         # Their vehicles are free again in the public double-registration registry.
         for application in applications:
-            vehicle_release(application_id=application.pk)
+            vehicle_registry().vehicle_release(application_id=application.pk)
         QuotaApplication.objects.filter(pk__in=[a.pk for a in applications]).delete()
         Client.objects.filter(pk__in=client_ids, quota_applications__isnull=True).delete()
         for registration in BevRegistration.objects.filter(pk__in=registration_ids):

@@ -30,12 +30,12 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.consent_book import consent_book
 from billing.models import Client
 from common.partner_config import PartnerConfig
 from operations.document_models import DocumentCounter, DocumentKind, PayoutDocument, VatMode
 from operations.formats import de_number
 from operations.models import SettlementBatch, SettlementItem
-from privacy.models import ConsentRecord
 from quota.models import QuotaStatus, StatusChange
 from tenants.models import Partner
 from tenants.quota_years import quota_year
@@ -129,18 +129,6 @@ def _service_dates(application_ids: list[int]) -> dict[int, datetime.date]:
     return found
 
 
-def _terms_versions(owner_ids: list[int]) -> dict[int, str]:
-    """The version (SHA-256) of the terms each owner accepted last: they carry the agreement."""
-    found: dict[int, str] = {}
-    for user_id, version in (
-        ConsentRecord.objects.filter(user_id__in=owner_ids, kind=ConsentRecord.Kind.TERMS, given=True)
-        .order_by("-created_at", "-pk")
-        .values_list("user_id", "version")
-    ):
-        found.setdefault(user_id, version)
-    return found
-
-
 def payout_documents_issue(*, batch: SettlementBatch, partner: Partner | None = None) -> list[PayoutDocument]:
     """A document for every paid item of the batch that has none yet (a second call issues
     nothing). Called by settlement.settlement_batch_mark_paid inside its transaction."""
@@ -168,7 +156,9 @@ def payout_documents_issue(*, batch: SettlementBatch, partner: Partner | None = 
             return []
         issued = timezone.localdate()
         services = _service_dates([item.application_id for item, _, _ in planned if item.application_id])
-        terms = _terms_versions([item.owner_id for item, _, _ in planned if item.owner_id])
+        terms = consent_book().consent_terms_versions(
+            [item.owner_id for item, _, _ in planned if item.owner_id]
+        )
         recipient = partner_party(partner, config)
         next_number = {
             kind: _draw(kind, count)

@@ -12,7 +12,10 @@ terms and privacy of the chosen year and carries the opt-in, and the portal's si
 (the partner's contract covers them) and record nothing.
 
 A record is written when something changed: the first time, a new text version, or the
-opt-in switched; a repeated upload under the same texts adds nothing."""
+opt-in switched; a repeated upload under the same texts adds nothing.
+
+The apps below privacy call these through accounts.consent_book, which PrivacyConfig.ready()
+fills with this module."""
 
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ from privacy.models import ConsentRecord
 from themes.texts import FIXED_DE
 
 Kind = ConsentRecord.Kind
+CHANNEL_LABELS: dict[str, str] = dict(ConsentRecord.Channel.choices)
 # The portal signup's checkbox as shown (web/src/portal/i18n.ts `signup.terms`, its link markup
 # left out); it links to the partner's terms page (pages.termsdetails).
 SIGNUP_TERMS_LABEL = "Ich akzeptiere die Teilnahmebedingungen."
@@ -165,6 +169,23 @@ def consent_list(*, user: User) -> list[dict[str, object]]:
     ]
 
 
+def consent_channel_label(channel: str) -> str:
+    """The channel's display name (the value itself where it is none of ours)."""
+    return CHANNEL_LABELS.get(channel, channel)
+
+
+def consent_terms_versions(owner_ids: list[int]) -> dict[int, str]:
+    """The version (SHA-256) of the terms each owner accepted last: they carry the agreement."""
+    found: dict[int, str] = {}
+    for user_id, version in (
+        ConsentRecord.objects.filter(user_id__in=owner_ids, kind=Kind.TERMS, given=True)
+        .order_by("-created_at", "-pk")
+        .values_list("user_id", "version")
+    ):
+        found.setdefault(user_id, version)
+    return found
+
+
 # The owner's agreement in text form that names the partner as third party ("Dritter", 38.
 # BImSchV § 5 Abs. 2) for a year is the terms of that year, agreed: the flow's upload and the
 # portal's resubmit record them per year with the text's version, the time and the channel.
@@ -215,3 +236,8 @@ def third_party_agreement_out(record: ConsentRecord | None, *, year: int) -> dic
         "channel": record.channel,
         "channel_label": record.get_channel_display(),
     }
+
+
+def third_party_agreement_shown(*, user_id: int, year: int) -> dict[str, Any] | None:
+    """The owner's first text-form agreement for the year as the partner area shows it."""
+    return third_party_agreement_out(third_party_agreement(user_id=user_id, year=year), year=year)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from accounts.consent_book import CHANNEL_PORTAL, CHANNEL_WEB
 from common.crypto import EncryptedTextField
 
 
@@ -85,8 +86,8 @@ class ConsentRecord(models.Model):
         EMAIL_PROMOTION = "email_promotion", "Werbung per E-Mail"
 
     class Channel(models.TextChoices):
-        WEB = "web", "Registrierung"
-        PORTAL = "portal", "Kundenportal"
+        WEB = CHANNEL_WEB, "Registrierung"
+        PORTAL = CHANNEL_PORTAL, "Kundenportal"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="consents")
     kind = models.CharField(max_length=30, choices=Kind.choices)

@@ -201,6 +201,24 @@ RELEASES_VEHICLE: set[str] = {
 }
 
 
+# Once an application reached the authority (or the money path), its vehicle's quota for that
+# year is spent: erasing the owner must not let the same vehicle be registered and paid again.
+# Those entries of the double-registration registry (authority.registry) stay (a keyed hash, a
+# partner and a now dangling application id: nothing that leads back to the owner without the
+# VIN); earlier ones are freed with the application.
+SPENT_STATUSES = frozenset(
+    {
+        S.SENT_TO_UBA,
+        S.ACCEPTED,
+        S.TO_PAY,
+        S.TO_SETTLE,
+        S.PAID,
+        S.PAYMENT_FAILURE,
+        S.COMPLETED,
+    }
+)
+
+
 # Moves only the platform makes (authority.services, authority.registry): the package for the
 # authority, its answer, and the registry's verdict. A partner's back office is never offered
 # them: an application marked sent by hand would be in no package and get no answer.

@@ -16,7 +16,6 @@ from django.utils import timezone
 from common.i18n import Language
 from quota import catalogue
 from quota.models import QuotaApplication
-from quota.partner_selectors import owner_name
 from registrations.files import scan_url
 from registrations.models import BevRegistration, FieldCorrection
 from registrations.services import READING_FIELDS, reading_display
@@ -42,6 +41,12 @@ _UNSURE_CODE_SQL = (
     " WHERE c.key = ANY(%s) AND CASE WHEN jsonb_typeof(c.value) = 'number'"
     " THEN (c.value)::numeric < %s ELSE false END))"
 )
+
+
+def owner_name(application: QuotaApplication) -> str:
+    client = application.client
+    name = f"{client.first_name} {client.last_name}".strip()
+    return f"{client.name_of_business} ({name})" if client.name_of_business else name
 
 
 def field_unsure(registration: BevRegistration, code: str) -> bool:

@@ -158,7 +158,7 @@ class PartnerFiltersOut(Schema):
     single_deals: list[NamedOut]
 
 
-# The partner area's application detail (quota.partner_selectors.application_detail): the row,
+# The partner area's application detail (operations.application_selectors.application_detail): the row,
 # the scan and what the reader found, the billing data with the IBAN masked, the agreement, the
 # history and the moves the catalogue allows.
 class ThirdPartyAgreementOut(BaseModel):
@@ -258,7 +258,7 @@ class AllowedMoveOut(Schema):
 
 
 class ApplicationRowOut(Schema):
-    """One application of the partner area's list (quota.partner_selectors.application_rows)."""
+    """One application of the partner area's list (operations.application_selectors.application_rows)."""
 
     id: int
     sequence: int
@@ -278,7 +278,7 @@ class ApplicationRowOut(Schema):
 
 
 class ApplicationDetailOut(ApplicationRowOut):
-    """The row plus what the drawer shows (quota.partner_selectors.application_detail)."""
+    """The row plus what the drawer shows (operations.application_selectors.application_detail)."""
 
     registration: RegistrationDetailOut
     client: ApplicationClientOut

@@ -14,9 +14,9 @@ from accounts.models import User
 from billing.models import Client
 from common.i18n import Language
 from common.partner_config import PartnerConfig
-from operations.credit_notes import card_documents
 from quota import catalogue
 from quota.amounts import FeeSchedule, application_amounts, fee_schedule
+from quota.hooks import card_documents
 from quota.models import QuotaApplication, StatusChange
 from registrations.files import scan_url
 from tenants.models import Partner
@@ -197,7 +197,7 @@ def quota_application_item(
         "next_year_client_fee": _money(next_fee),
         "next_year_client_fee_year": next_year,
         "next_year_client_fee_for_m1": _money(next_fee_m1),
-        "payout_documents": card_documents(application, partner=partner),
+        "payout_documents": card_documents()(application, partner=partner),
         "allowed_resubmit_years": [
             year for year in allowed_registration_years(config) if year not in _vehicle_years(application)
         ],

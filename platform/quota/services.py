@@ -11,15 +11,13 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.consent_book import CHANNEL_PORTAL, consent_book
 from accounts.models import User
-from authority import registry
+from billing.hooks import ApplicationsRefused
 from billing.models import Client
 from common.partner_config import PartnerConfig
-from operations.attribution import client_attribution, single_deal_refusal
-from operations.models import SingleDeal
-from privacy.consents import consent_record_promotion, consents_record_terms
-from privacy.models import ConsentRecord
 from quota import catalogue
+from quota.hooks import deals, vehicle_registry
 from quota.models import AdvertisementClick, QuotaApplication, QuotaStatus, StatusChange
 from quota.owner_mails import owner_status_mail_schedule
 from registrations.eligibility import registration_holder_check
@@ -66,7 +64,7 @@ def quota_applications_create(
         raise QuotaError(YEAR_NOT_ALLOWED, year_closed_message(first, today, config))
     years = years or allowed[:1]
     created = []
-    attribution = client_attribution(client)
+    attribution = deals().client_attribution(client)
     with transaction.atomic():
         # The holder on the document against the billing name: a mismatch goes to the review
         # (registrations.eligibility), it is never refused (leasing, companies).
@@ -74,12 +72,12 @@ def quota_applications_create(
         deal = attribution.single_deal
         if deal is not None:
             # The row lock serialises owners taking the deal's last places.
-            deal = SingleDeal.objects.select_for_update().get(pk=deal.pk)
+            deal = deals().single_deal_lock(deal.pk)
         for year in years:
             # Past its cap or outside its years the deal is left out; the owner's flow goes on.
             with_deal = (
                 deal is not None
-                and single_deal_refusal(
+                and deals().single_deal_refusal(
                     deal, year=year, registration_id=registration.pk, vehicle_class=registration.vehicle_type
                 )
                 is None
@@ -102,6 +100,17 @@ def quota_applications_create(
                 application = vehicle_claim_provisional(application=application, registration=registration)
                 created.append(application)
     return created
+
+
+def client_applications_create(
+    *, registration: BevRegistration, client: Client, config: PartnerConfig, actor: User | None
+) -> list[QuotaApplication]:
+    """quota_applications_create as billing's client lock asks for it (billing.hooks, filled in
+    QuotaConfig.ready()): a refusal as billing's ApplicationsRefused, code and message kept."""
+    try:
+        return quota_applications_create(registration=registration, client=client, config=config, actor=actor)
+    except QuotaError as refused:
+        raise ApplicationsRefused(refused.code, refused.message) from None
 
 
 # Why a VIN claims nothing although it is a VIN: its maker code names another make than D.1.
@@ -139,13 +148,13 @@ def vehicle_claim_provisional(
     code against D.1 where both are known): a misread or made-up VIN neither takes a vehicle from
     its owner nor is refused as somebody else's. A maker code that names another make than D.1
     also flags the VIN for review, with the reason as its rule."""
-    vin = registry.vin_normalise(registration.vin)
+    vin = vehicle_registry().vin_normalise(registration.vin)
     if not vin_valid(vin, registration.check_digit or None):
         return application
     if make_conflict(vin, registration.make):
         _vin_flag_for_review(registration)
         return application
-    registry.vehicle_claim(
+    vehicle_registry().vehicle_claim(
         vin=vin,
         legislation_year=application.legislation_year,
         application_id=application.pk,
@@ -161,17 +170,17 @@ def vehicle_claims_move(*, registration: BevRegistration) -> list[QuotaApplicati
     the new one claimed in the same commit, never both or neither. An application past review
     claims the new VIN confirmed (and meets its conflicts at once, as its review would)."""
     moved = []
-    keep = catalogue.RELEASES_VEHICLE | registry.SPENT_STATUSES | {QuotaStatus.DOUBLE_REGISTRATION}
+    keep = catalogue.RELEASES_VEHICLE | catalogue.SPENT_STATUSES | {QuotaStatus.DOUBLE_REGISTRATION}
     for application in (
         QuotaApplication.objects.select_for_update()
         .filter(registration=registration)
         .exclude(status__in=keep)
     ):
-        registry.vehicle_release(application_id=application.pk)
+        vehicle_registry().vehicle_release(application_id=application.pk)
         reviewed = application.status in REVIEWED
         vehicle_claim_provisional(application=application, registration=registration, confirmed=reviewed)
         if reviewed:
-            registry.vehicle_confirm(application_id=application.pk)
+            vehicle_registry().vehicle_confirm(application_id=application.pk)
         moved.append(application)
     return moved
 
@@ -192,7 +201,7 @@ def registry_conflict_notice(*, application_id: int, status: str, language: str 
     one ('' otherwise): given only for a move that passed review."""
     if status not in REVIEWED:
         return ""
-    conflicts = registry.open_conflicts(application_id=application_id)
+    conflicts = vehicle_registry().open_conflicts(application_id=application_id)
     if not conflicts:
         return ""
     text = CONFLICT_NOTICE[1] if language == "en" else CONFLICT_NOTICE[0]
@@ -218,10 +227,10 @@ def quota_application_move(
         StatusChange.objects.create(application=application, status=status, actor=actor, reason=reason[:500])
         owner_status_mail_schedule(application=application, status=status)  # on commit (quota.owner_mails)
         if status in catalogue.RELEASES_VEHICLE:
-            registry.vehicle_release(application_id=application.pk)
+            vehicle_registry().vehicle_release(application_id=application.pk)
         elif status in REVIEWED:
             # passed the partner's review: the claim counts from now on (authority.registry)
-            registry.vehicle_confirm(application_id=application.pk)
+            vehicle_registry().vehicle_confirm(application_id=application.pk)
     return application
 
 
@@ -287,9 +296,9 @@ def quota_application_resubmit(
         # The new year keeps the sub-partner, and the single deal where it covers that year.
         deal = None
         if application.single_deal_id is not None:
-            deal = SingleDeal.objects.select_for_update().get(pk=application.single_deal_id)
+            deal = deals().single_deal_lock(application.single_deal_id)
             if (
-                single_deal_refusal(
+                deals().single_deal_refusal(
                     deal,
                     year=period,
                     registration_id=registration.pk,
@@ -317,9 +326,11 @@ def quota_application_resubmit(
         new = vehicle_claim_provisional(application=new, registration=registration)
         # The dialog needs the year's terms and the privacy notice ticked (privacy.consents).
         owner = registration.owner
-        consents_record_terms(user=owner, config=config, years=[period], channel=ConsentRecord.Channel.PORTAL)
-        consent_record_promotion(
-            user=owner, config=config, given=email_promotion_opt_in, channel=ConsentRecord.Channel.PORTAL
+        consent_book().consents_record_terms(
+            user=owner, config=config, years=[period], channel=CHANNEL_PORTAL
+        )
+        consent_book().consent_record_promotion(
+            user=owner, config=config, given=email_promotion_opt_in, channel=CHANNEL_PORTAL
         )
     return new
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from registrations import errors
 from registrations.errors import ScanRejected
@@ -33,11 +33,32 @@ from registrations.reader import ELECTRIC
 from registrations.reader.validate import fuel_code
 
 if TYPE_CHECKING:
-    from billing.models import Client
     from registrations.reader import Reading
 
 # billing's B2B placeholder client (billing.services.B2B_SOURCE; spec section 3)
 B2B_PLACEHOLDER_SOURCE = "b2b_fe"
+
+
+class BillingName(Protocol):
+    """The billing name the holder is compared with: what this module reads of billing's Client
+    (billing sits above registrations and is not imported here)."""
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def vehicle_owner_type(self) -> str: ...
+
+    @property
+    def name_of_business(self) -> str: ...
+
+    @property
+    def first_name(self) -> str: ...
+
+    @property
+    def last_name(self) -> str: ...
+
+
 ELIGIBLE_CLASSES = frozenset({"M1", "M3", "N1", "N2", "N3", "L3e", "L4e", "L5e", "L7e"})
 EXEMPT_CLASSES = frozenset({"L1e", "L2e", "L6e"})
 
@@ -100,7 +121,7 @@ def name_tokens(text: str) -> set[str]:
     return {word for word in re.split(r"[^A-Z0-9]+", flat) if word and word not in _NOISE}
 
 
-def holder_matches(registration: BevRegistration, client: Client) -> bool | None:
+def holder_matches(registration: BevRegistration, client: BillingName) -> bool | None:
     """Whether the holder printed on the document is the billing name: None where the reader did
     not read the holder or there is no billing name (the B2B flow's placeholder client, whose
     name is 'registration b2b2c': the partner's fleet contract covers it), True where it is the
@@ -120,7 +141,7 @@ def holder_matches(registration: BevRegistration, client: Client) -> bool | None
     return not first_names or not first or bool(first & first_names)
 
 
-def registration_holder_check(*, registration: BevRegistration, client: Client) -> bool | None:
+def registration_holder_check(*, registration: BevRegistration, client: BillingName) -> bool | None:
     """Compares the holder with the billing name and keeps the answer on the registration; a
     mismatch sends it to the review (needs_review). Runs inside the caller's transaction."""
     matches = holder_matches(registration, client)

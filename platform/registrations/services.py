@@ -16,11 +16,10 @@ from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.consent_book import CHANNEL_WEB, consent_book
 from accounts.models import User
 from common import metrics
 from common.partner_config import PartnerConfig
-from privacy.consents import consents_record_terms
-from privacy.models import ConsentRecord
 from registrations import errors
 from registrations.eligibility import eligibility_refusal
 from registrations.errors import FILE_TOO_LARGE, ScanRejected
@@ -203,11 +202,11 @@ def registration_create(
         if source != B2B_SOURCE:
             # The flow's upload is reached only with these years' terms and the privacy notice
             # ticked: recorded with the texts' version (privacy.consents).
-            consents_record_terms(
+            consent_book().consents_record_terms(
                 user=owner,
                 config=PartnerConfig.model_validate(partner.config),
                 years=registration_years,
-                channel=ConsentRecord.Channel.WEB,
+                channel=CHANNEL_WEB,
             )
     return registration
 

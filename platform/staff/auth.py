@@ -2,7 +2,8 @@
 (so a cookie of partner A is nobody on partner B), CSRF on every unsafe method, a session that
 passed the second factor (django-otp's `is_verified`), and an active StaffMember behind it.
 
-A partner system may send an API key (`X-API-Key`, integrations.keys) instead of the session.
+A partner system may send an API key (`X-API-Key`, integrations.keys) instead of the session;
+integrations registers its check in staff.credentials.
 
 Usage: `@router.get("...", auth=staff_auth)` or `auth=staff_role("back_office", "partner_admin")`;
 `request.auth` is the StaffMember. Refusals are raised as StaffError (config.api shapes them):
@@ -18,7 +19,7 @@ from django.http import HttpRequest
 from ninja.security.apikey import APIKeyCookie
 from ninja.utils import check_csrf
 
-from integrations.keys import api_key_member
+from staff.credentials import api_key_member, carries_api_key
 from staff.errors import CSRF_FAILED, FORBIDDEN, NO_PARTNER, NOT_SIGNED_IN, StaffError
 from staff.models import StaffMember
 from tenants.middleware import request_partner
@@ -72,9 +73,10 @@ class StaffSessionAuth(APIKeyCookie):
     def __call__(self, request: HttpRequest) -> StaffMember:
         bearer_refuse(request)
         partner_require(request)
-        if "X-API-Key" in request.headers:
-            # A partner system's key (integrations.keys) instead of the session: no cookie,
-            # so no CSRF; the key's scope is its role (read: viewer, write: back office).
+        if carries_api_key(request):
+            # A partner system's key (integrations.keys, through staff.credentials) instead of
+            # the session: no cookie, so no CSRF; the key's scope is its role (read: viewer,
+            # write: back office).
             acting = api_key_member(request)
             if self.roles and acting.role not in self.roles:
                 raise StaffError(FORBIDDEN, status=403)

@@ -65,6 +65,30 @@ def test_the_code_keeps_the_layers() -> None:
             "import accounts.models",
             "common is not allowed to import accounts",
         ),
+        # the domain apps in their order: the lower app offers a hook, never imports the higher
+        (
+            "platform/accounts/services.py",
+            "import privacy.consents",
+            "accounts is not allowed to import privacy",
+        ),
+        ("platform/billing/services.py", "import quota.services", "billing is not allowed to import quota"),
+        (
+            "platform/quota/services.py",
+            "import operations.attribution",
+            "quota is not allowed to import operations",
+        ),
+        (
+            "platform/quota/services.py",
+            "import authority.registry",
+            "quota is not allowed to import authority",
+        ),
+        ("platform/staff/auth.py", "import integrations.keys", "staff is not allowed to import integrations"),
+        # siblings of one layer (`|`) do not import each other
+        (
+            "platform/privacy/services.py",
+            "import integrations.models",
+            "privacy is not allowed to import integrations",
+        ),
         # registrations never imports quota
         (
             "platform/registrations/files.py",

@@ -33,9 +33,9 @@ from django.test.utils import CaptureQueriesContext
 from django_tenants.utils import schema_context
 
 from common.partner_config import PartnerConfig
+from operations import application_selectors as selectors
 from operations.demo import applications_generate, demo_operations_ensure
 from operations.selectors import dashboard_stats
-from quota import partner_selectors as selectors
 from quota.models import QuotaApplication
 from quota.review_selectors import review_page
 from tenants.demo import DEMO_PARTNERS
@@ -253,7 +253,7 @@ def test_csv_of_100k_streams_in_constant_memory(big: Partner, django_db_blocker:
                 rows = (
                     selectors.applications_filtered(selectors.ApplicationFilters())
                     # the same query as the export's (its columns include the owner's agreement)
-                    .annotate(**selectors.AGREEMENT_COLUMNS)
+                    .annotate(**selectors.agreement_columns())
                     .order_by("created_at", "pk")
                     .values_list(*selectors.CSV_COLUMNS)
                 )

@@ -13,7 +13,7 @@ from django_tenants.utils import schema_context
 from freezegun import freeze_time
 
 from integrations import events
-from integrations.services import references_of
+from integrations.selectors import references_of
 from quota.models import QuotaApplication
 from staff.models import AuditEntry
 from tenants.models import Partner

@@ -4,7 +4,7 @@ import type { Schemas } from "@/shared/api/typed";
 
 import { partner, partnerUrl } from "./client";
 
-// The shapes are the server's (quota/partner_api.py, quota/schemas.py), generated into
+// The shapes are the server's (operations/application_api.py, quota/schemas.py), generated into
 // shared/api/schema.d.ts.
 export type ApplicationRow = Schemas["ApplicationRowOut"];
 /** `count_exact` false: `count` is the database's estimate (a large match, docs/partner-api.md). */

@@ -3436,7 +3436,7 @@ export interface components {
         };
         /**
          * ApplicationRowOut
-         * @description One application of the partner area's list (quota.partner_selectors.application_rows).
+         * @description One application of the partner area's list (operations.application_selectors.application_rows).
          */
         ApplicationRowOut: {
             /** Id */
@@ -3539,7 +3539,7 @@ export interface components {
         };
         /**
          * ApplicationDetailOut
-         * @description The row plus what the drawer shows (quota.partner_selectors.application_detail).
+         * @description The row plus what the drawer shows (operations.application_selectors.application_detail).
          */
         ApplicationDetailOut: {
             /** Id */

@@ -1,5 +1,5 @@
-"""The applications export as XLSX (issue 49) beside the CSV (quota.partner_api): the same
-filters, the same columns (partner_selectors.APPLICATION_COLUMNS), the same roles and audit
+"""The applications export as XLSX (issue 49) beside the CSV (operations.application_api): the same
+filters, the same columns (application_selectors.APPLICATION_COLUMNS), the same roles and audit
 entry; written with openpyxl's write-only mode into a spooled temporary file (common.tables)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from ninja import Query, Router
 from common.downloads import download_answer
 from common.partner_config import PartnerConfig
 from common.tables import XLSX_CONTENT_TYPE, xlsx_file
-from quota import partner_selectors as selectors
-from quota.partner_api import REFUSALS, ApplicationFilterQuery, writers
+from operations import application_selectors as selectors
+from operations.application_api import REFUSALS, ApplicationFilterQuery, writers
 from staff.audit import audit_record
 from staff.models import StaffMember
 from tenants.middleware import request_partner
@@ -27,6 +27,7 @@ router = Router(tags=["partner"])
     auth=writers,
     response={200: None, **REFUSALS},
     openapi_extra=download_answer("XLSX, one sheet", XLSX_CONTENT_TYPE),
+    operation_id="quota_export_api_partner_application_export_xlsx",
 )
 def partner_application_export_xlsx(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner = request_partner(request)

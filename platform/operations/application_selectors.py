@@ -2,7 +2,9 @@
 and search, one application in detail, the filter choices and the CSV rows.
 
 Kept apart from quota.selectors (the owner's portal): these reads span every owner of the
-partner and are shaped for docs/partner-api.md."""
+partner and are shaped for docs/partner-api.md. They live in operations, above quota, because
+they join operations' sub-partners and single deals; the owner's text-form agreement and the
+partner's own reference come through hooks (accounts.consent_book, quota.hooks)."""
 
 from __future__ import annotations
 
@@ -16,22 +18,22 @@ from typing import Any
 
 from django.db import connection
 from django.db.backends.postgresql.base import ServerBindingCursor  # type: ignore[attr-defined]
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Subquery
 from django.utils import timezone
 from psycopg import ClientCursor
 
+from accounts.consent_book import consent_book
 from accounts.models import User
 from billing.models import Client
 from common.i18n import Language
 from common.partner_config import PartnerConfig
 from common.tables import Column, csv_row, headers
-from integrations.models import ApplicationReference
 from operations.models import SingleDeal, SubPartner
-from privacy.consents import third_party_agreement, third_party_agreement_column, third_party_agreement_out
-from privacy.models import ConsentRecord
 from quota import catalogue
 from quota.amounts import application_amounts, fee_schedule, payout_amounts, vat_liable
+from quota.hooks import application_references
 from quota.models import ApplicationCount, ApplicationDayCount, QuotaApplication, StatusChange
+from quota.review_selectors import owner_name
 from registrations.files import scan_url
 from registrations.models import BevRegistration, FieldCorrection
 from registrations.services import reading_fields
@@ -152,9 +154,15 @@ ROW_SQL = (
     # The deal's price; what the owner is paid of it is quota.amounts' (VAT only if liable).
     f" (SELECT ARRAY[d.price_net, d.vat_percent] FROM {SingleDeal._meta.db_table} d"
     " WHERE d.id = a.single_deal_id),"
-    # the partner's own reference (integrations, issue 49)
-    f" (SELECT x.reference FROM {ApplicationReference._meta.db_table} x WHERE x.application_id = a.id)"
+    # then the partner's own reference (integrations, issue 49): _row_sql
 )
+
+
+def _row_sql() -> str:
+    # The reference's subquery is integrations' (quota.hooks, filled in its AppConfig.ready()).
+    return f"{ROW_SQL} {application_references().reference_sql('a.id')}"
+
+
 PAGE_FROM = (
     f" FROM {QuotaApplication._meta.db_table} a"
     f" JOIN {BevRegistration._meta.db_table} r ON r.id = a.registration_id"
@@ -213,7 +221,7 @@ def _rollup_count(filters: ApplicationFilters) -> tuple[str, list[Any]] | None:
     """The exact number of matches of every filter but the free text, as SQL on the rollups the
     database keeps (quota.models.ApplicationCount: a few hundred rows; with a date range
     ApplicationDayCount, whose day is the same local calendar day as the filter's). The same
-    conditions as applications_filtered; tests/quota/test_partner_applications.py compares."""
+    conditions as applications_filtered; tests/operations/test_partner_applications.py compares."""
     if filters.q or filters.changed_since is not None or filters.reference:
         return None  # not in the rollups: counted like a search
     where: list[str] = []
@@ -277,7 +285,7 @@ def application_page(
         count_sql = f"SELECT COUNT(*) FROM ({matches}) AS matches"  # noqa: S608 - the ORM's own SQL
     direction = " DESC" if descending else ""
     sql = (
-        f"SELECT {ROW_SQL}, ({count_sql}){PAGE_FROM} WHERE a.id IN ({ids_sql})"  # noqa: S608 - the ORM's own SQL
+        f"SELECT {_row_sql()}, ({count_sql}){PAGE_FROM} WHERE a.id IN ({ids_sql})"  # noqa: S608 - the ORM's own SQL
         f" ORDER BY {', '.join(column + direction for column in ORDER_SQL[key])}"
     )
     with _prepared_cursor() as cursor:
@@ -360,12 +368,6 @@ def fee_gross(application: QuotaApplication, config: PartnerConfig) -> Decimal |
     return amounts.gross if amounts else None
 
 
-def owner_name(application: QuotaApplication) -> str:
-    client = application.client
-    name = f"{client.first_name} {client.last_name}".strip()
-    return f"{client.name_of_business} ({name})" if client.name_of_business else name
-
-
 def application_row(
     application: QuotaApplication, *, config: PartnerConfig, language: Language
 ) -> dict[str, Any]:
@@ -386,10 +388,7 @@ def application_row(
         "sub_partner": {"id": sub_partner.pk, "name": sub_partner.name} if sub_partner else None,
         "single_deal": {"id": deal.pk, "name": deal.name} if deal else None,
         "fee_gross": _money(fee_gross(application, config)),
-        "reference": ApplicationReference.objects.filter(application=application)
-        .values_list("reference", flat=True)
-        .first()
-        or "",
+        "reference": application_references().references_of([application.pk]).get(application.pk, ""),
     }
 
 
@@ -487,9 +486,8 @@ def application_detail(
         },
         # the owner's text-form agreement naming the partner as third party for this year
         # (38. BImSchV § 5 Abs. 2; privacy.consents): when, which text version, which channel
-        "agreement": third_party_agreement_out(
-            third_party_agreement(user_id=registration.owner_id, year=application.legislation_year),
-            year=application.legislation_year,
+        "agreement": consent_book().third_party_agreement_shown(
+            user_id=registration.owner_id, year=application.legislation_year
         ),
         "history": [
             {
@@ -549,7 +547,6 @@ APPLICATION_COLUMNS = [
     Column("Vereinbarung Dritter (Textversion)"), Column("Vereinbarung Dritter (Kanal)"),
 ]  # fmt: skip
 CSV_HEADER = headers(APPLICATION_COLUMNS)
-CHANNELS = dict(ConsentRecord.Channel.choices)
 OWNER_TYPES = {"private": "Privat", "business": "Gewerblich"}
 # What the export reads, in one query (no encrypted column: nothing to decrypt per row).
 CSV_COLUMNS = (
@@ -561,14 +558,21 @@ CSV_COLUMNS = (
     "client__campaign", "client__partner_variable", "agreed_at", "agreement_version", "agreement_channel",
 )  # fmt: skip
 # The first text-form agreement of the owner for the application's year, in the same query.
-AGREEMENT_COLUMNS = {
-    name: third_party_agreement_column(field, user="registration__owner_id", year="legislation_year")
-    for name, field in (
-        ("agreed_at", "created_at"),
-        ("agreement_version", "version"),
-        ("agreement_channel", "channel"),
-    )
-}
+AGREEMENT_FIELDS = (
+    ("agreed_at", "created_at"),
+    ("agreement_version", "version"),
+    ("agreement_channel", "channel"),
+)
+
+
+def agreement_columns() -> dict[str, Subquery]:
+    # Built per export, not at import: the consent book (accounts.consent_book) is filled in
+    # privacy's AppConfig.ready().
+    book = consent_book()
+    return {
+        name: book.third_party_agreement_column(field, user="registration__owner_id", year="legislation_year")
+        for name, field in AGREEMENT_FIELDS
+    }
 
 
 def _german_money(value: Decimal | None) -> str:
@@ -589,7 +593,7 @@ def application_export_rows(filters: ApplicationFilters, *, config: PartnerConfi
     schedule = fee_schedule(config)  # every version of the fee table, once for the export
     rows = (
         applications_filtered(filters)
-        .annotate(**AGREEMENT_COLUMNS)
+        .annotate(**agreement_columns())
         .order_by("created_at", "pk")
         .values_list(*CSV_COLUMNS)
     )
@@ -611,5 +615,5 @@ def application_export_rows(filters: ApplicationFilters, *, config: PartnerConfi
             first_registration, sub_partner or "", share if sub_partner else None, deal or "", gross,
             campaign, partner_variable,
             timezone.localtime(agreed_at).date() if agreed_at else None, agreed_at,
-            agreement_version or "", CHANNELS.get(agreement_channel, agreement_channel or ""),
+            agreement_version or "", consent_book().consent_channel_label(agreement_channel or ""),
         ]  # fmt: skip

@@ -21,8 +21,8 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 
 from common.partner_config import PartnerConfig
+from operations import application_selectors as selectors
 from operations.models import SingleDeal, SubPartner
-from quota import partner_selectors as selectors
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from quota.services import quota_application_move
 from staff.models import AuditEntry

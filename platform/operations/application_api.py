@@ -19,15 +19,9 @@ from common.i18n import request_language
 from common.partner_config import PartnerConfig
 from common.schemas import DetailOut
 from common.text import CleanMultiline
+from operations import application_selectors as selectors
 from operations import errors as ops_errors
-from operations.attribution import DEAL_CEILING
-from operations.errors import OperationsError
-from operations.models import SingleDeal
-from quota import partner_selectors as selectors
-from quota import review_selectors as review
-from quota.admin import _Echo, csv_cell, in_schema
-from quota.models import QuotaStatus
-from quota.partner_services import (
+from operations.application_services import (
     MAX_IDS,
     deal_ceiling_refusals,
     money_move_text,
@@ -35,6 +29,12 @@ from quota.partner_services import (
     partner_applications_deal_assign,
     partner_applications_move,
 )
+from operations.attribution import DEAL_CEILING
+from operations.errors import OperationsError
+from operations.models import SingleDeal
+from quota import review_selectors as review
+from quota.admin import _Echo, csv_cell, in_schema
+from quota.models import QuotaStatus
 from quota.schemas import ApplicationDetailOut, ApplicationRowOut, PartnerFiltersOut
 from quota.services import MONEY_MOVE, registry_conflict_notice, vehicle_claims_move
 from registrations.errors import CorrectionRefused
@@ -132,7 +132,12 @@ class MovesOut(Schema):
     results: list[MoveResultOut]
 
 
-@router.get("/quota_applications/", auth=staff_auth, response={200: ApplicationPageOut, **REFUSALS})
+@router.get(
+    "/quota_applications/",
+    auth=staff_auth,
+    response={200: ApplicationPageOut, **REFUSALS},
+    operation_id="quota_partner_api_partner_application_list",
+)
 def partner_application_list(request: HttpRequest, query: Query[ApplicationListQuery]) -> Any:
     _, config = _partner(request)
     language = request_language(request)
@@ -148,7 +153,12 @@ def partner_application_list(request: HttpRequest, query: Query[ApplicationListQ
     }
 
 
-@router.get("/quota_applications/filters/", auth=staff_auth, response={200: PartnerFiltersOut, **REFUSALS})
+@router.get(
+    "/quota_applications/filters/",
+    auth=staff_auth,
+    response={200: PartnerFiltersOut, **REFUSALS},
+    operation_id="quota_partner_api_partner_application_filters",
+)
 def partner_application_filters(request: HttpRequest) -> Any:
     return selectors.application_filters(language=request_language(request))
 
@@ -157,6 +167,7 @@ def partner_application_filters(request: HttpRequest) -> Any:
     "/quota_applications/{int:application_id}/",
     auth=staff_auth,
     response={200: ApplicationDetailOut, **REFUSALS},
+    operation_id="quota_partner_api_partner_application_detail",
 )
 def partner_application_detail(request: HttpRequest, application_id: int) -> Any:
     partner, config = _partner(request)
@@ -219,7 +230,12 @@ class ReviewReportOut(Schema):
     results: list[ReviewReportRowOut]
 
 
-@router.get("/quota_applications/review/", auth=staff_auth, response={200: ReviewPageOut, **REFUSALS})
+@router.get(
+    "/quota_applications/review/",
+    auth=staff_auth,
+    response={200: ReviewPageOut, **REFUSALS},
+    operation_id="quota_partner_api_partner_review_list",
+)
 def partner_review_list(request: HttpRequest, query: Query[ReviewQuery]) -> Any:
     """The applications whose fields the reader left unread or read unsure (confidence below
     0.8), oldest first, each with those fields, their rule and their place on the picture."""
@@ -235,7 +251,10 @@ def partner_review_list(request: HttpRequest, query: Query[ReviewQuery]) -> Any:
 
 
 @router.get(
-    "/quota_applications/review/report/", auth=staff_auth, response={200: ReviewReportOut, **REFUSALS}
+    "/quota_applications/review/report/",
+    auth=staff_auth,
+    response={200: ReviewReportOut, **REFUSALS},
+    operation_id="quota_partner_api_partner_review_report",
 )
 def partner_review_report(request: HttpRequest) -> Any:
     """Which field and which rule the back office corrects most."""
@@ -254,6 +273,7 @@ class CorrectionIn(Schema):
     "/quota_applications/{int:application_id}/corrections/",
     auth=writers,
     response={200: ApplicationDetailOut, 400: dict[str, Any], **REFUSALS},
+    operation_id="quota_partner_api_partner_application_correct",
 )
 def partner_application_correct(request: HttpRequest, application_id: int, payload: CorrectionIn) -> Any:
     """The back office corrects one field the reader read: the reader's rules apply, the
@@ -287,7 +307,10 @@ def partner_application_correct(request: HttpRequest, application_id: int, paylo
 
 
 @router.post(
-    "/quota_applications/moves/", auth=writers, response={200: MovesOut, 400: dict[str, Any], **REFUSALS}
+    "/quota_applications/moves/",
+    auth=writers,
+    response={200: MovesOut, 400: dict[str, Any], **REFUSALS},
+    operation_id="quota_partner_api_partner_application_moves",
 )
 def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
     member: StaffMember = request.auth  # type: ignore[attr-defined]
@@ -354,6 +377,7 @@ def partner_application_moves(request: HttpRequest, payload: MoveIn) -> Any:
     auth=writers,
     response={200: None, **REFUSALS},
     openapi_extra=download_answer("CSV (UTF-8 with BOM, `;`)", "text/csv"),
+    operation_id="quota_partner_api_partner_application_export",
 )
 def partner_application_export(request: HttpRequest, query: Query[ApplicationFilterQuery]) -> Any:
     partner, config = _partner(request)

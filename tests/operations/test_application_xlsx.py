@@ -19,11 +19,11 @@ from django.utils import timezone
 from django_tenants.utils import schema_context
 from openpyxl import load_workbook
 
-from quota import partner_selectors as selectors
+from operations import application_selectors as selectors
 from registrations.models import BevRegistration
 from staff.models import AuditEntry
 from tenants.models import Partner
-from tests.quota.test_partner_applications import (  # noqa: F401 (fixtures)
+from tests.operations.test_partner_applications import (  # noqa: F401 (fixtures)
     API,
     HOST,
     OTHER_HOST,

@@ -1,0 +1,59 @@
+"""Hooks billing offers to the apps above it.
+
+Locking a client creates one quota application per chosen year of each completed registration
+of its owner (DESIGN.md, lifecycle). The applications are quota's, and quota sits above billing
+in the layering (it reads the client), so billing never imports it: QuotaConfig.ready()
+registers the creation here (quota.services.client_applications_create), and
+billing.services.client_lock calls it inside its transaction.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from django.core.exceptions import ImproperlyConfigured
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from billing.models import Client
+    from common.partner_config import PartnerConfig
+    from registrations.models import BevRegistration
+
+
+class ApplicationsRefused(Exception):
+    """The applications cannot be made (their only year closed since the upload): `code` and
+    `message` are the refusal of the app that makes them, passed on to the caller as they are."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class ApplicationsCreate(Protocol):
+    """Makes the applications of one registration billed to `client` (none where they exist);
+    raises ApplicationsRefused. Runs in the caller's transaction."""
+
+    def __call__(
+        self, *, registration: BevRegistration, client: Client, config: PartnerConfig, actor: User | None
+    ) -> object: ...
+
+
+_applications_create: ApplicationsCreate | None = None
+
+
+def applications_create_register(create: ApplicationsCreate) -> None:
+    """Called once, by quota's AppConfig.ready()."""
+    global _applications_create
+    if _applications_create is not None and _applications_create is not create:
+        raise ImproperlyConfigured("billing.hooks: an applications creation is already registered")
+    _applications_create = create
+
+
+def applications_create() -> ApplicationsCreate:
+    if _applications_create is None:
+        raise ImproperlyConfigured(
+            "billing.hooks: no applications creation registered (quota's AppConfig.ready() "
+            "registers quota.services.client_applications_create; is quota installed?)"
+        )
+    return _applications_create
