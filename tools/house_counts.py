@@ -11,7 +11,9 @@ What is counted:
   top, inside a function or under `if TYPE_CHECKING`: each is an arrow of the design; the count
   without the type-only ones follows in brackets);
 - *function-level imports*: `import`/`from ... import` of a project module inside a function
-  body, in total and those that cross into another app;
+  body, in total, those that cross into another app, and those elsewhere than in an
+  AppConfig.ready() (where Django wants signal receivers and hooks connected: the models are
+  loaded then);
 - *untyped routes*: django-ninja operations whose success answer (2xx other than 204) is
   declared as `dict`, `dict[...]`, `list[dict[...]]`, `Any` or not at all (a file download, an
   HttpResponse with a body, is counted apart: it has no JSON shape to declare);
@@ -67,6 +69,7 @@ class Import:
     target: str
     in_function: bool
     type_only: bool = False
+    in_ready: bool = False  # inside an AppConfig.ready(): Django's place to connect what needs the models
 
     @property
     def target_app(self) -> str:
@@ -102,6 +105,7 @@ def project_imports(apps: dict[str, Path]) -> list[Import]:
                 node: ast.AST,
                 in_function: bool,
                 type_only: bool,
+                in_ready: bool = False,
                 *,
                 app: str = app,
                 path: Path = path,
@@ -111,11 +115,19 @@ def project_imports(apps: dict[str, Path]) -> list[Import]:
                     if isinstance(child, ast.Import | ast.ImportFrom):
                         for target in imported_modules(child, module, path.name == "__init__.py"):
                             if target.split(".")[0] in apps:
-                                found.append(Import(path, child.lineno, app, target, in_function, type_only))
+                                found.append(
+                                    Import(path, child.lineno, app, target, in_function, type_only, in_ready)
+                                )
                     visit(
                         child,
                         in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef),
                         type_only or is_type_checking_block(child),
+                        in_ready
+                        or (
+                            path.name == "apps.py"
+                            and isinstance(child, ast.FunctionDef)
+                            and child.name == "ready"
+                        ),
                     )
 
             visit(tree, False, False)
@@ -211,10 +223,15 @@ def main() -> None:
     if args.list:
         for a, b in mutual:
             print(f"    {a} <-> {b}" + ("" if (a, b) in mutual_at_runtime else "  (type-only on one side)"))
-    print(f"function-level imports of project modules: {len(in_functions)}, across apps: {len(crossing)}")
+    in_ready = [i for i in in_functions if i.in_ready]
+    print(
+        f"function-level imports of project modules: {len(in_functions)}, across apps: {len(crossing)}, "
+        f"elsewhere than an AppConfig.ready(): {len(in_functions) - len(in_ready)}"
+    )
     if args.list:
-        for i in crossing:
-            print(f"    {i.path.relative_to(ROOT)}:{i.line} {i.target}")
+        for i in in_functions:
+            where = "  (AppConfig.ready)" if i.in_ready else ""
+            print(f"    {i.path.relative_to(ROOT)}:{i.line} {i.target}{where}")
 
     if not args.no_api:
         routes = api_routes()

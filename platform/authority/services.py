@@ -33,6 +33,7 @@ from authority.models import (
     AuthoritySubmissionItem,
     DoubleRegistration,
 )
+from authority.tasks import submission_package_build
 from common.text import text_clean
 from quota import catalogue
 from quota.models import QuotaApplication, QuotaStatus
@@ -122,8 +123,6 @@ def submission_create(
     """One package per partner (of every partner with ready applications, or of those picked):
     recorded `building`, and built by a huey task after the commit (authority.tasks). Nothing
     moves here."""
-    from authority.tasks import submission_package_build
-
     partners = _partners()
     if partner_ids is not None:
         partners = [partner for partner in partners if partner.pk in set(partner_ids)]
@@ -161,8 +160,6 @@ def submission_build_now(
 def submission_rebuild(*, submission: AuthoritySubmission, actor: User | None) -> None:
     """A failed package is built again from the start (nothing of it moved); a ready one gets its
     file written again from its items."""
-    from authority.tasks import submission_package_build
-
     with transaction.atomic():
         if submission.status == AuthoritySubmission.Status.FAILED:
             AuthoritySubmission.objects.filter(pk=submission.pk).update(

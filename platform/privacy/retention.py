@@ -32,6 +32,7 @@ from accounts.models import LoginCode, LoginLink, User
 from billing.models import Client
 from common.partner_config import PartnerConfig, Retention
 from operations.models import SettlementBatch
+from privacy.erasure import owner_erase
 from privacy.models import DataExport, ErasureRequest, RetainedPayout
 from quota.models import QuotaApplication, QuotaStatus, StatusChange
 from registrations.cleanup import scan_orphans_delete
@@ -133,8 +134,6 @@ def _inactive_accounts(cutoff: datetime) -> QuerySet[User]:
 
 
 def _inactive_erase(schema_name: str, cutoff: datetime) -> int:
-    from privacy.services import owner_erase  # services imports this module's neighbours
-
     erased = 0
     while True:
         users = list(_inactive_accounts(cutoff).order_by("pk")[: settings.RETENTION_BATCH])

@@ -12,9 +12,9 @@ from huey.contrib.djhuey import db_periodic_task
 
 from accounts.mails import mail_secret_open, mail_send
 from common.tasks import tenant_task
+from privacy.exports import data_export_build
 from privacy.models import DataExport, ErasureRequest
 from privacy.retention import retention_apply
-from privacy.services import data_export_build
 from tenants.models import Partner
 
 logger = logging.getLogger(__name__)

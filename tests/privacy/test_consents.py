@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from privacy.consents import consent_version
+from privacy.erasure import owner_erase
+from privacy.exports import data_export_build
 from privacy.models import ConsentRecord, DataExport
-from privacy.services import data_export_build, owner_erase
 from tenants.models import Partner
 from tenants.services import partner_update
 from tests.accounts.conftest import solve_bot_check
