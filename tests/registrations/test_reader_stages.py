@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import random
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -102,6 +103,36 @@ def test_each_field_is_cut_once_per_page(monkeypatch: pytest.MonkeyPatch) -> Non
     assert reading.is_zlb
     assert "E" in cut and "B" in cut
     assert len(cut) == len(set(cut)), sorted(cut)
+
+
+def test_a_town_touching_the_date_under_it_is_cut_apart() -> None:
+    # the issuing town's "g" reaches down into the date's "2": one mark too tall for a character
+    char = round(locate.CHAR)
+    mask = np.zeros((3 * char, 8 * char), np.uint8)
+    top = char + 4
+    for x in (0, 1, 2, 4):  # the date's other characters, their tops on one line
+        mask[top : top + char, x * 20 + 4 : x * 20 + 18] = 1
+    mask[8 : top - 3, 64:78] = 1  # the descender
+    mask[top - 3 : top, 70:72] = 1  # a thin neck where they touch
+    mask[top : top + char, 64:78] = 1  # the "2"
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    assert max(stats[1:, 3]) > locate.TALL_MARK * char
+
+    assert locate._lines_apart(mask, labels, stats)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    heights = sorted(int(h) for h in stats[1:, 3])
+    assert heights[-1] <= locate.TALL_MARK * char
+    # the "2" is a character of the line again (with the neck's last rows at most)
+    assert sum(1 for h in heights if char <= h <= char + 3) == 5
+
+
+def test_a_tall_mark_without_a_line_beside_it_is_left_alone() -> None:
+    char = round(locate.CHAR)
+    mask = np.zeros((3 * char, 2 * char), np.uint8)
+    mask[2 : 2 * char + 10, 10:14] = 1  # a rule's piece: no line of characters to cut it at
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+
+    assert not locate._lines_apart(mask, labels, stats)
 
 
 def test_a_one_token_value_is_cut_to_its_run_of_characters() -> None:

@@ -80,6 +80,12 @@ RULE_LENGTH = round(4.0 * PX_PER_MM)  # a stroke this long is ruling: no charact
 # a value's character is at least this share of the printer's capital height: the label codes
 # (1.2 mm, printed in green that a photo may turn grey) stay out
 MIN_CHAR = 0.6
+# a mark taller than this share of the capital height is no character (marks() keeps up to 1.6):
+# where it is two lines touching, it is cut at its thinnest row if that row holds at most
+# TOUCH_WIDTH pixels of it (a descender's tip on a digit's top: a few pixels; a character's own
+# stroke across is wider)
+TALL_MARK = 1.6
+TOUCH_WIDTH = 6
 RULE_NEAR = 12  # px: a thin upright mark this near a label cell's border (a form drawn 1 mm off) is it
 STROKE_RUN = 6  # px: a run across a line this long is a character's stroke however thick the line
 BAND_SIGMA = 0.9 * PX_PER_MM  # how far a line of characters may sit from where it is expected
@@ -154,6 +160,37 @@ class Marks:
     small: tuple[int, ...]
 
 
+def _lines_apart(mask: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> bool:
+    """Two lines of text that touch (the issuing town's "p" or "g" reaching down into the date
+    under it) are one mark too tall for a character: it is cut where the other characters of
+    one of the lines begin or end, at the thinnest row there (the mask changed in place). True
+    where a mark was cut."""
+    heights = stats[1:, 3]
+    sized = np.nonzero((heights >= MIN_CHAR * CHAR) & (heights <= TALL_MARK * CHAR))[0] + 1
+    edges = np.concatenate([stats[sized, 1], stats[sized, 1] + stats[sized, 3]])
+    cut = False
+    for i in range(1, stats.shape[0]):
+        x, y, w, h, _ = stats[i]
+        if not (TALL_MARK * CHAR < h <= 2.6 * CHAR):
+            continue
+        inside = [int(e) for e in edges if y + 0.2 * CHAR < e < y + h - 0.2 * CHAR]
+        if not inside:
+            continue
+        # the line edge most characters share
+        edge = max(inside, key=lambda e: int(np.sum(np.abs(edges - e) <= 2)))
+        if int(np.sum(np.abs(edges - edge) <= 2)) < 2:
+            continue
+        own = labels[y : y + h, x : x + w] == i
+        rows = own.sum(axis=1)
+        reach = round(0.25 * CHAR)  # a character's top is a little above or below its line's
+        near = range(max(1, edge - y - reach), min(h - 1, edge - y + reach + 1))
+        row = min(near, key=lambda r: int(rows[r]))
+        if rows[row] <= TOUCH_WIDTH:
+            mask[y + row, x : x + w][own[row]] = 0
+            cut = True
+    return cut
+
+
 def marks(ink: np.ndarray, code: str) -> Marks | None:
     """The marks in `code`'s search box; None where it holds no character-sized mark."""
     x0, y0, x1, y1 = box = _search_box(code, 0.0)
@@ -162,6 +199,8 @@ def marks(ink: np.ndarray, code: str) -> Marks | None:
         return None
     mask = _without_rules((region > INK).astype(np.uint8), region)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if _lines_apart(mask, labels, stats):
+        count, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     rules = _rules_near(code, box)
     chars, small = [], []
     for i in range(1, count):
