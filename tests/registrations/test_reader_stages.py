@@ -215,6 +215,20 @@ def test_field_forms() -> None:
 # -- read -----------------------------------------------------------------------------------
 
 
+def test_a_zero_read_as_6_8_or_9_is_put_back_where_only_it_makes_a_date() -> None:
+    today = datetime.date(2026, 11, 29)
+    # a month 95, a year 2626, a day 67: one way each to a date
+    assert validate.date("28.95.2024", today) == datetime.date(2024, 5, 28)
+    assert validate.date("17.2.2626", today) == datetime.date(2026, 2, 17)
+    assert validate.date("67.11.2622", today) == datetime.date(2022, 11, 7)
+    # a date as read stays as read, a 6 or 9 included
+    assert validate.date("16.06.2026", today) == datetime.date(2026, 6, 16)
+    assert validate.date("19.01.2018", today) == datetime.date(2018, 1, 19)
+    # more than one way, or more than two places: no date
+    assert validate.date("99.99.9999", today) is None
+    assert validate.date("39.98.2699", today) is None
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_field3_is_read_from_its_repeated_crop(family: str) -> None:
     # a lone character is Tesseract's weak spot (nothing read, a 7 read as a 1): field 3's crop

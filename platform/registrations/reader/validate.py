@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import difflib
+import itertools
 import re
 import unicodedata
 
@@ -61,16 +62,43 @@ def check_digits_seen(text: str) -> set[str]:
     return set(re.sub(r"[^0-9X]", "", text.translate(ZERO_LOOKALIKES).upper().replace("K", "X")))
 
 
-def date(text: str, today: datetime.date) -> datetime.date | None:
-    match = DATE.search(text)
-    if not match:
-        return None
-    day, month, year = (int(g) for g in match.groups())
+def _date(day: str, month: str, year: str, today: datetime.date) -> datetime.date | None:
     try:
-        value = datetime.date(year, month, day)
+        value = datetime.date(int(year), int(month), int(day))
     except ValueError:
         return None
     return value if EARLIEST <= value <= today else None
+
+
+# A printer's zero with a dot or a slash inside is read as 6, 8 or 9 ("28.95.2024", "2626")
+ZERO_MISREADS = "689"
+ZERO_REPAIRS = 2  # at most this many places of one date
+
+
+def date(text: str, today: datetime.date) -> datetime.date | None:
+    """A date as printed (14.01.2018, 23.4.2015), between EARLIEST and today. A read that is no
+    such date (a month 95, a year 2626) where putting a zero back for a 6, 8 or 9 at the fewest
+    places (at most ZERO_REPAIRS) makes exactly one date is that date; two ways: none."""
+    match = DATE.search(text)
+    if not match:
+        return None
+    parts = match.groups()
+    value = _date(*parts, today)
+    if value is not None:
+        return value
+    joined = "".join(parts)
+    places = [i for i, char in enumerate(joined) if char in ZERO_MISREADS]
+    cuts = (len(parts[0]), len(parts[0]) + len(parts[1]))
+    for count in range(1, ZERO_REPAIRS + 1):
+        found = set()
+        for chosen in itertools.combinations(places, count):
+            mended = "".join("0" if i in chosen else char for i, char in enumerate(joined))
+            repaired = _date(mended[: cuts[0]], mended[cuts[0] : cuts[1]], mended[cuts[1] :], today)
+            if repaired is not None:
+                found.add(repaired)
+        if found:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 # Older documents print J as the KBA's national class code: 01 is the passenger car (Pkw, M1)
