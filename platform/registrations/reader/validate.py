@@ -62,7 +62,7 @@ def check_digits_seen(text: str) -> set[str]:
     return set(re.sub(r"[^0-9X]", "", text.translate(ZERO_LOOKALIKES).upper().replace("K", "X")))
 
 
-def _date(day: str, month: str, year: str, today: datetime.date) -> datetime.date | None:
+def _date(day: str, month: str, year: str, *, today: datetime.date) -> datetime.date | None:
     try:
         value = datetime.date(int(year), int(month), int(day))
     except ValueError:
@@ -82,8 +82,8 @@ def date(text: str, today: datetime.date) -> datetime.date | None:
     match = DATE.search(text)
     if not match:
         return None
-    parts = match.groups()
-    value = _date(*parts, today)
+    parts: tuple[str, str, str] = (match.group(1), match.group(2), match.group(3))
+    value = _date(*parts, today=today)
     if value is not None:
         return value
     joined = "".join(parts)
@@ -93,7 +93,7 @@ def date(text: str, today: datetime.date) -> datetime.date | None:
         found = set()
         for chosen in itertools.combinations(places, count):
             mended = "".join("0" if i in chosen else char for i, char in enumerate(joined))
-            repaired = _date(mended[: cuts[0]], mended[cuts[0] : cuts[1]], mended[cuts[1] :], today)
+            repaired = _date(mended[: cuts[0]], mended[cuts[0] : cuts[1]], mended[cuts[1] :], today=today)
             if repaired is not None:
                 found.add(repaired)
         if found:
