@@ -7,7 +7,8 @@ of 32, 180, 192 and 512 px plus a favicon.ico (16, 32, 48). SVG files are parsed
 defusedxml and rebuilt from an allow-list (no script, no event handlers, no external
 references, no foreignObject or style). Everything is stored through the storage layer under
 the partner's prefix (`{schema}/brand/`, content-hashed names) and served from the partner's
-own host at `/brand/<name>` (config.views is untouched: tenants.brand_views). An SVG logo also
+own host at `/brand/<name>` (tenants.brand_views; the web app's shell, tenants.web_views, is
+untouched). An SVG logo also
 gets a PNG copy of the same name (tenants.svg_raster): the one mails show.
 """
 

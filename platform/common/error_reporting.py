@@ -16,7 +16,7 @@ from common.logs import redact
 
 def web_release(index_html: bytes) -> str:
     """The web app's release name: a digest of the built index.html, which names every hashed
-    entry file, so one build is one release. The browser reports it (config.views writes it
+    entry file, so one build is one release. The browser reports it (tenants.web_views writes it
     into the page) and `make sourcemaps-upload` (deploy/tools/sourcemaps.py) uploads the
     build's source maps under it: both compute it from the same file."""
     return "web@" + hashlib.sha256(index_html).hexdigest()[:12]

@@ -305,7 +305,7 @@ WHITENOISE_IMMUTABLE_FILE_TEST = r"^/assets/.+-[A-Za-z0-9_-]{8}\.[A-Za-z0-9]+$"
 
 
 def _whitenoise_headers(headers: Headers, path: str, url: str) -> None:
-    """/index.html straight from WhiteNoise (config.views.web_app serves the app's routes) is
+    """/index.html straight from WhiteNoise (tenants.web_views.web_app serves the app's routes) is
     revalidated on every load like the rendered shell: it names the current release's files."""
     if url == "/index.html":
         headers["Cache-Control"] = "no-cache"

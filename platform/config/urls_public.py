@@ -5,7 +5,7 @@ from django.urls import path, re_path
 from django.views.generic import RedirectView
 
 from config.api import api
-from config.views import api_not_found, favicon_ico, robots_txt
+from tenants.web_views import api_not_found, favicon_ico, robots_txt
 
 urlpatterns = [
     path("api/", api.urls),

@@ -4,8 +4,8 @@ from django.contrib import admin
 from django.urls import path, re_path
 
 from config.api import api
-from config.views import api_not_found, favicon_ico, robots_txt, web_app
 from tenants.brand_views import brand_asset
+from tenants.web_views import api_not_found, favicon_ico, robots_txt, web_app
 
 urlpatterns = [
     path("api/", api.urls),

@@ -278,7 +278,7 @@ def test_the_portals_auth_screens_are_accessible(
     page = context.new_page()
     for path in ("/portal", "/portal/auth/verify-email", "/portal/auth/terms-and-conditions"):
         page.goto(partner_url("stadtwerk", path))
-        # The login's card is painted from the page before the script (config.views): the
+        # The login's card is painted from the page before the script (tenants.web_views): the
         # login is up once its form is.
         (page.get_by_test_id("portal-username") if path == "/portal" else page.locator("main")).wait_for()
         axe_check(page, path)

@@ -294,7 +294,7 @@ def test_the_portal_login_paints_its_card_from_the_html(get: Get, subdomain: str
 
 def test_the_portal_logins_texts_are_the_apps() -> None:
     """The server's copy of the login's title and line: the app's German texts."""
-    from config.views import PORTAL_LOGIN_DESCRIPTION, PORTAL_LOGIN_TITLE
+    from tenants.web_views import PORTAL_LOGIN_DESCRIPTION, PORTAL_LOGIN_TITLE
 
     source = (DIST.parents[1] / "web" / "src" / "portal" / "i18n.ts").read_text()
     login = source.split("const de = {", 1)[1].split("login: {", 1)[1].split("}", 1)[0]
@@ -353,7 +353,7 @@ def _sample(pattern: str) -> str:
 
 
 def test_every_route_of_the_app_is_a_200_and_anything_else_the_branded_404(built: None, get: Get) -> None:
-    from config.app_routes import route_patterns
+    from tenants.app_routes import route_patterns
 
     patterns = route_patterns()
     assert len(patterns) > 40 and "/portal/auth/login" in patterns and "/partner/dashboard" in patterns
@@ -433,7 +433,7 @@ def test_the_shell_carries_the_partners_theme_for_the_first_paint(get: Get, subd
 
 
 def test_the_inlined_theme_takes_only_colours_and_fonts(client: Any) -> None:
-    from config.views import theme_style
+    from tenants.web_views import theme_style
     from tenants.models import Partner
 
     partner = Partner.objects.get(subdomain="autohaus")

@@ -14,7 +14,7 @@ declare global {
   }
 }
 
-// The partner the server named in the page (config.views); the dev server's page names none.
+// The partner the server named in the page (tenants.web_views); the dev server's page names none.
 const subdomain = document.querySelector<HTMLMetaElement>('meta[name="thg-partner"]')?.content.trim().toLowerCase();
 if (subdomain && window.thgConfigCall === undefined) {
   // The same call as fetchPartnerConfig: plain, JSON content type, German (spec section 7).
@@ -26,7 +26,7 @@ if (subdomain && window.thgConfigCall === undefined) {
   window.thgConfigCall = { url, response };
 }
 
-// The portal's login (config.views, PORTAL_LOGIN_PATHS): the server paints the login's card
+// The portal's login (tenants.web_views, PORTAL_LOGIN_PATHS): the server paints the login's card
 // from the page and names the app's scripts in a meta instead of loading them. They are
 // fetched after that first paint (a frame later), so the paint, which is the page's largest
 // text, waits for nothing but the page and its fonts. The entry takes the meta's place: the

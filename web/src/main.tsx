@@ -23,7 +23,7 @@ function start(initial?: AppState): void {
   );
 }
 
-// The server's page shows the partner's spinner until the app renders (config.views, BOOT):
+// The server's page shows the partner's spinner until the app renders (tenants.web_views, BOOT):
 // the first render waits for the configuration, so it is the partner's screen at once.
 if (root?.firstElementChild) void loadPartner().then(start);
 else start();

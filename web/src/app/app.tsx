@@ -123,7 +123,7 @@ function Neutral({ state }: { state: "loading" | "missing" | "failed" }) {
   return (
     <Box sx={{ minHeight: "100vh", display: "grid", placeItems: "center", fontFamily: "sans-serif", p: 3 }}>
       {state === "loading" ? (
-        // The colour the server inlined for the host's partner (config.views.theme_style).
+        // The colour the server inlined for the host's partner (tenants.web_views.theme_style).
         <CircularProgress aria-label="Wird geladen" sx={{ color: "var(--thg-primary, #1976d2)" }} />
       ) : (
         <Typography role="alert">

@@ -7,12 +7,12 @@ import { PARTNER_PATHS } from "@/partner/lib/paths";
 import { PORTAL_PATHS } from "@/portal/paths";
 import { renderAt } from "@/test/render";
 
-import serverRoutes from "../../../platform/config/app_routes.json";
+import serverRoutes from "../../../tenants/app_routes.json";
 import { ALIASES, PATHS, type RouteName } from "@/shared/lib/routes";
 
 /**
  * The server answers a path that is no route of the app with status 404
- * (platform/config/app_routes.json, config.views.web_app). Its list and the app's route
+ * (tenants/app_routes.json, tenants.web_views.web_app). Its list and the app's route
  * tables must agree: a route missing there would be a 404 for a real screen, one too many
  * a 200 for the app's 404 page.
  */

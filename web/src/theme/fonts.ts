@@ -13,7 +13,7 @@ type IdleWindow = Pick<Window, "setTimeout"> & {
 
 export function loadFont(fontPackage: string, doc: Document = document, win: IdleWindow = window): Promise<unknown> {
   const load = LOADERS[fontPackage] ?? LOADERS["open-sans"];
-  // The server's page declared the font's Latin faces already (config.views, _font_head):
+  // The server's page declared the font's Latin faces already (tenants.web_views, _font_head):
   // the stylesheets (the other subsets) are not needed for the first screen, nor before its
   // largest paint (their 15 KB would share a slow line with what that paint waits for): two
   // seconds after the app started, in an idle moment.

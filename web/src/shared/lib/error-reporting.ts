@@ -1,6 +1,6 @@
 /**
  * Error reporting for the browser, off unless the server names a Sentry DSN in the page
- * (`<meta name="thg-error-reporting">`, written by platform/config/views.py when
+ * (`<meta name="thg-error-reporting">`, written by platform/tenants/web_views.py when
  * SENTRY_BROWSER_DSN is set: no rebuild to switch it on). This file is all the first screen
  * carries: the Sentry SDK (sentry-client.ts) is its own chunk, fetched only when a DSN is
  * configured, after the page has loaded. Errors thrown before it arrives are kept and sent

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 
 from common.error_reporting import web_release
-from config.app_routes import is_app_route
+from tenants.app_routes import is_app_route
 from tenants.middleware import request_partner
 from tenants.models import Partner
 from themes.compiler import FONT_PACKAGES, FONT_WEIGHTS, theme_compile
