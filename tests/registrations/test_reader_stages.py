@@ -333,6 +333,59 @@ def test_a_sure_cell_read_close_to_the_line_reads_is_confirmed_by_field3() -> No
     assert decide._glyphs_confirmed([_read(far), _glyph(VIN)], FIELD3) is None
 
 
+def test_a_sure_cell_read_against_the_line_reads_leaves_the_vin_for_review() -> None:
+    # two line reads agree on a VIN wrong at two places whose check digit comes out right by
+    # chance (1 in 11); the cell recogniser, sure, reads both places otherwise: not stored
+    wrong = next(
+        w
+        for a in vins.ALPHABET
+        for b in vins.ALPHABET
+        if (w := VIN[:12] + a + b + VIN[14:]) != VIN
+        and a != VIN[12]
+        and b != VIN[13]
+        and vins.kba_check_digit(w) == FIELD3
+        and vins.plausible(w)[0]
+    )
+    out = decide.Decided()
+    decide.vin_decide([_read(wrong), _read(wrong, "t2"), _glyph(VIN)], _no_more, FIELD3, out)
+    assert "E" not in out.values and out.decided_by["E"] == "glyphs_disagree"
+
+
+def test_field3_choice_never_changes_a_place_every_read_gave_surely() -> None:
+    # every read gives the VIN alike and surely, one engine offers a weak alternative at one
+    # place: given a field 3 the VIN disagrees with (a misread field 3), that alternative is
+    # not taken to make it agree
+    place = 12
+    alternative = next(
+        c
+        for c in vins.ALPHABET
+        if c != VIN[place]
+        and vins.kba_check_digit(VIN[:place] + c + VIN[place + 1 :]) != FIELD3
+        and vins.plausible(VIN[:place] + c + VIN[place + 1 :])[0]
+    )
+    other_digit = vins.kba_check_digit(VIN[:place] + alternative + VIN[place + 1 :])
+    offered = Read(
+        VIN,
+        tuple(((c, 0.95), (alternative, 0.2)) if i == place else ((c, 0.95),) for i, c in enumerate(VIN)),
+        "tesseract-eng@1.5",
+    )
+    out = decide.Decided()
+    decide.vin_decide([offered, _read(VIN, "t2")], _no_more, other_digit, out)
+    assert "E" not in out.values and out.decided_by["E"] == "field3_disagrees"
+    # the same alternative where the reads are unsure of the place is the choice field 3 makes
+    unsure = Read(
+        VIN,
+        tuple(((c, 0.5), (alternative, 0.45)) if i == place else ((c, 0.95),) for i, c in enumerate(VIN)),
+        "tesseract-eng@1.5",
+    )
+    out = decide.Decided()
+    decide.vin_decide(
+        [unsure, _read(VIN[:place] + alternative + VIN[place + 1 :], "t2")], _no_more, other_digit, out
+    )
+    assert out.values["E"] == VIN[:place] + alternative + VIN[place + 1 :]
+    assert out.decided_by["E"] in ("field3_choice", "field3")
+
+
 def test_a_vin_that_disagrees_with_field3_is_never_stored() -> None:
     wrong_digit = "0" if FIELD3 != "0" else "1"
     out = decide.Decided()

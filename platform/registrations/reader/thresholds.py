@@ -74,6 +74,9 @@ CHOICE_OPTIONS = 12  # ... among the likeliest other characters the reads give (
 # the chosen VIN must be this much likelier (log of the support ratio: e^1.4 = 4x) than the next
 # that agrees with field 3 too: a second candidate nearly as likely makes the choice a guess
 CHOICE_MARGIN = 1.4
+# a place every read gives the same character at this confidence or more is settled: field3_choice
+# changes only the other places
+PLACE_SURE = 0.9
 ALTERNATIVE_MIN = 0.05  # an engine's alternative counts from this confidence
 RAPID_WEIGHT = 0.9  # RapidOCR gives no per-character confidence: its read counts as a sure one
 DATE_AGREEING = 2  # a date needs two reads that agree (or one that B <= I <= today closes)
