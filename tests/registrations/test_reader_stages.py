@@ -386,6 +386,46 @@ def test_field3_choice_never_changes_a_place_every_read_gave_surely() -> None:
     assert out.decided_by["E"] in ("field3_choice", "field3")
 
 
+def test_line_reads_that_dropped_a_character_still_back_the_cell_read() -> None:
+    # the line reads each miss a place or confuse one (V/Y, 1/L), none whole and right: every
+    # place of the cells' VIN is backed by one of them, and field 3 agrees
+    vin = "WV1XNV3V5L26X0524"
+    reads = [
+        _read("WYLXNY3V5L26X0624"),
+        _read("WVLXNYSV526X0524", "tesseract-eng@1.0"),
+        _read("WVXNV3VDL26X0524", "tesseract-deu@1.5"),
+        _glyph(vin),
+    ]
+    digit = vins.kba_check_digit(vin)
+    assert decide._glyphs_confirmed(reads, digit) == vin
+    # an unsure cell no other read backs is not taken
+    unsure = Read(vin, tuple(((c, 0.6 if i == 2 else 0.99),) for i, c in enumerate(vin)), glyphs.ENGINE)
+    assert decide._glyphs_confirmed([*reads[:3], unsure], digit) is None
+
+
+def test_field3_read_unsure_the_digit_that_confirms_a_vin_decides() -> None:
+    # field 3's reads showed 1 and 7; only 7 confirms a VIN (the cells' and a line read agree)
+    vin = "WV1XNV3V5L26X0524"
+    digit = vins.kba_check_digit(vin)
+    other = "1" if digit != "1" else "7"
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(vin), _glyph(vin)],
+        _no_more,
+        None,
+        out,
+        unsure_field3=True,
+        field3_seen=frozenset({digit, other}),
+    )
+    assert out.values["E"] == vin and out.decided_by["E"] == "field3_among"
+    # no digit seen confirms it: left for review
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(vin), _glyph(vin)], _no_more, None, out, unsure_field3=True, field3_seen=frozenset({other})
+    )
+    assert "E" not in out.values and out.decided_by["E"] == "field3_unread"
+
+
 def test_a_vin_that_disagrees_with_field3_is_never_stored() -> None:
     wrong_digit = "0" if FIELD3 != "0" else "1"
     out = decide.Decided()

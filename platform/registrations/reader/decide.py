@@ -184,21 +184,35 @@ def _blind_conflict(vin: str, found: Sequence[Read]) -> bool:
 
 
 def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
-    """The cell recogniser's VIN where it is sure at every place, agrees with field 3 and with
-    the other engines' reads at all but VIN_CHOICE_PLACES places: two engines and the check
-    digit (the places the line reader misread are those its font confusions make)."""
+    """The cell recogniser's VIN where it agrees with field 3 and every place of it is backed:
+    another engine's read (of any length, aligned to it) gives the same character there first,
+    or the cells are sure of it (GLYPH_SURE) where no other read does, at VIN_CHOICE_PLACES
+    places at most. Two engines and the check digit: the places the line reads miss are those
+    their font confusions make (S/5, V/Y, 1/L), and a line read that dropped a character still
+    backs the places it read (the consensus of the whole-length reads alone left a dot-matrix
+    VIN the cells read right four places from one Tesseract read)."""
     glyph = _glyph_vin(found)
-    others = _others_consensus(found)
-    if glyph is None or others is None:
+    if glyph is None:
         return None
     vin = glyph.text
     if not (vins.plausible(vin)[0] and vins.kba_check_ok(vin, field3)):
         return None
-    if glyph.sureness < GLYPH_SURE:
-        return None
-    if sum(a != b for a, b in zip(vin, others, strict=True)) > VIN_CHOICE_PLACES:
-        return None
-    return vin
+    given: list[set[str]] = [set() for _ in range(vins.LENGTH)]
+    for r in found:
+        if r.engine == glyphs.ENGINE or not validate.vin_text(r.text):
+            continue
+        for i, alternatives in enumerate(_aligned(vin, r)):
+            if alternatives:
+                given[i].add(alternatives[0][0])
+    alone = 0
+    for i, alternatives in enumerate(glyph.choices):
+        char, sure = alternatives[0]
+        if char in given[i]:
+            continue
+        if sure < GLYPH_SURE:
+            return None
+        alone += 1
+    return vin if alone <= VIN_CHOICE_PLACES else None
 
 
 def _glyphs_disagree(vin: str, found: Sequence[Read]) -> str | None:
@@ -218,15 +232,36 @@ def _glyphs_disagree(vin: str, found: Sequence[Read]) -> str | None:
     return None
 
 
-def _store_vin(out: Decided, vin: str, rule: str, confidence: float, found: Sequence[Read]) -> None:
+def _vetoed(vin: str, found: Sequence[Read]) -> str | None:
+    """Why a VIN field 3 confirms is still not stored (the recognisers at odds), or None."""
     if _blind_conflict(vin, found):
-        out.leave("E", "field3_blind")
-        return
-    disagreement = _glyphs_disagree(vin, found)
-    if disagreement is not None:
-        out.leave("E", disagreement)
+        return "field3_blind"
+    return _glyphs_disagree(vin, found)
+
+
+def _store_vin(out: Decided, vin: str, rule: str, confidence: float, found: Sequence[Read]) -> None:
+    vetoed = _vetoed(vin, found)
+    if vetoed is not None:
+        out.leave("E", vetoed)
         return
     out.take("E", vin, rule, confidence)
+
+
+def _by_field3(found: Sequence[Read], field3: str, *, choose: bool = True) -> tuple[str, str, float] | None:
+    """The VIN field 3 confirms among all the reads, by the first rule that settles it (field3,
+    field3_choice unless not `choose`, field3_glyphs): (VIN, rule, confidence), or None."""
+    counts = Counter(v for v, _ in _vins(found) if vins.plausible(v)[0])
+    settled = [(v, n) for v, n in counts.items() if n >= 2 and vins.kba_check_ok(v, field3)]
+    if len(settled) == 1:
+        return _known_wmi(settled[0][0], found), "field3", min(1.0, 0.9 + 0.02 * settled[0][1])
+    chosen = _field3_choice(found, field3) if choose else None
+    if chosen is not None:
+        vin, changed = chosen
+        return _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75
+    confirmed = _glyphs_confirmed(found, field3)
+    if confirmed is not None:
+        return _known_wmi(confirmed, found), "field3_glyphs", 0.8
+    return None
 
 
 def vin_decide(
@@ -253,19 +288,26 @@ def vin_decide(
         if stage < 3:
             found += more(stage)
     if field3 is not None:
-        chosen = _field3_choice(found, field3)
-        if chosen is not None:
-            vin, changed = chosen
-            _store_vin(out, _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75, found)
-            return found
-        confirmed = _glyphs_confirmed(found, field3)
-        if confirmed is not None:
-            _store_vin(out, _known_wmi(confirmed, found), "field3_glyphs", 0.8, found)
+        decided = _by_field3(found, field3)
+        if decided is not None:
+            _store_vin(out, *decided, found)
             return found
         out.leave("E", "field3_disagrees" if counts else "unsure")
         return found
     best = counts.most_common(2)
     if unsure_field3:
+        # field 3 is printed but its reads disagree (or one read alone gave it): of the digits
+        # they showed, exactly one confirms a VIN by the rules above. A misread field 3 rarely
+        # confirms any VIN there (given a wrong digit, 1 of 600 tuned documents' reads did)
+        among = {
+            decided[0]
+            for digit in sorted(field3_seen)
+            if (decided := _by_field3(found, digit, choose=False)) is not None
+            and _vetoed(decided[0], found) is None
+        }
+        if len(among) == 1:
+            out.take("E", among.pop(), "field3_among", 0.8)
+            return found
         # field 3 is printed but its reads disagree: a VIN only where VIN_AGREEING_PARTIAL
         # reads agree on it, no other is read twice, and its check digit is among the digits
         # field 3's reads showed; otherwise the VIN could carry the misread the check is for

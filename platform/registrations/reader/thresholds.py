@@ -61,8 +61,14 @@ OCR_TIMEOUT = 30  # seconds for a page's text (recognise's vetoes); a field take
 #  "agreement":  field 3 unread (an empty box, a glare): at least VIN_AGREEING independent
 #                reads give the same plausible VIN and more reads give it than any other
 VIN_AGREEING = 2
-#  "field3_glyphs": the cell recogniser (glyphs.py) sure at every place (GLYPH_SURE), its VIN
-#                agreeing with field 3 and with the line reads at all but VIN_CHOICE_PLACES places
+#  "field3_glyphs": the cell recogniser's (glyphs.py) VIN agreeing with field 3, each place of it
+#                read the same by another engine's read (aligned, any length) or, at
+#                VIN_CHOICE_PLACES places at most, by the cells alone and surely (GLYPH_SURE)
+#  "field3_among": field 3's reads disagree (or one read alone gave it): of the digits they
+#                showed, exactly one confirms a VIN by "field3" or "field3_glyphs" (not by
+#                field3_choice: choosing among alternatives for several digits finds one too often)
+#  "glyphs_disagree" (left unread): a VIN field 3 confirms, but the cell recogniser is sure
+#                (GLYPH_SURE) of another character at one of its places
 #  "field3_blind" (left unread): the two recognisers, each sure, read at one place two characters
 #                field 3 counts alike (1/J, 2/S, 5/V, ...): field 3 cannot say which is printed
 #  "field3_partial": field 3 printed but its reads disagree (a single character is Tesseract's
