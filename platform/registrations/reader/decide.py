@@ -201,12 +201,12 @@ def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
     for r in found:
         if r.engine == glyphs.ENGINE or not validate.vin_text(r.text):
             continue
-        for i, alternatives in enumerate(_aligned(vin, r)):
-            if alternatives:
-                given[i].add(alternatives[0][0])
+        for i, place in enumerate(_aligned(vin, r)):
+            if place:
+                given[i].add(place[0][0])
     alone = 0
-    for i, alternatives in enumerate(glyph.choices):
-        char, sure = alternatives[0]
+    for i, cell in enumerate(glyph.choices):
+        char, sure = cell[0]
         if char in given[i]:
             continue
         if sure < GLYPH_SURE:
