@@ -386,6 +386,18 @@ def test_field3_choice_never_changes_a_place_every_read_gave_surely() -> None:
     assert out.decided_by["E"] in ("field3_choice", "field3")
 
 
+def test_without_field3_a_sure_cell_read_against_the_agreeing_reads_leaves_the_vin() -> None:
+    # no field 3 on the page: two line reads agree, the cells are sure of another character
+    misread = VIN[:10] + "R" + VIN[11:]
+    out = decide.Decided()
+    decide.vin_decide([_read(misread), _read(misread, "t2"), _glyph(VIN)], _no_more, None, out)
+    assert "E" not in out.values and out.decided_by["E"] == "glyphs_disagree"
+    # the cells unsure there: the agreeing reads decide
+    out = decide.Decided()
+    decide.vin_decide([_read(VIN), _read(VIN, "t2"), _glyph(misread, 0.6)], _no_more, None, out)
+    assert out.values["E"] == VIN and out.decided_by["E"] == "agreement"
+
+
 def test_line_reads_that_dropped_a_character_still_back_the_cell_read() -> None:
     # the line reads each miss a place or confuse one (V/Y, 1/L), none whole and right: every
     # place of the cells' VIN is backed by one of them, and field 3 agrees

@@ -317,11 +317,15 @@ def vin_decide(
             and (len(best) == 1 or best[1][1] < 2)
             and vins.kba_check_digit(best[0][0]) in field3_seen
         ):
-            out.take("E", best[0][0], "field3_partial", 0.8)
+            _store_vin(out, best[0][0], "field3_partial", 0.8, found)
             return found
         out.leave("E", "field3_unread")
         return found
     if best and best[0][1] >= VIN_AGREEING and (len(best) == 1 or best[1][1] < best[0][1]):
+        if _glyphs_disagree(best[0][0], found) is not None:
+            # no field 3 to tell them apart: a sure cell read of another character is enough
+            out.leave("E", "glyphs_disagree")
+            return found
         out.take("E", best[0][0], "agreement", min(0.95, 0.6 + 0.08 * best[0][1]))
         return found
     out.leave("E", "unsure" if counts else "unread")
