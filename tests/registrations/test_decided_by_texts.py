@@ -17,6 +17,7 @@ TEXTS = ROOT / "web" / "src" / "partner" / "texts" / "review.ts"
 # the argument that carries the rule: take(code, value, rule, ...), leave(code, reason),
 # _store_vin(out, vin, rule, ...)
 RULE_ARGUMENT = {"take": 2, "leave": 1, "_store_vin": 2}
+RULE = re.compile(r"[a-z][a-z0-9_]*")
 
 
 def _strings(node: ast.AST) -> set[str]:
@@ -40,6 +41,17 @@ def reader_rules() -> set[str]:
                 isinstance(target, ast.Name) and target.id == "rule" for target in node.targets
             ):
                 rules |= _strings(node.value)
+            elif isinstance(node, ast.Return) and node.value is not None and path.name == "decide.py":
+                # a rule handed back to the caller that stores it: ("VIN", "field3_choice", 0.85),
+                # or a veto's reason ("field3_blind")
+                values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+                rules |= {
+                    value.value
+                    for value in values
+                    if isinstance(value, ast.Constant)
+                    and isinstance(value.value, str)
+                    and RULE.fullmatch(value.value)
+                }
     return rules
 
 

@@ -378,6 +378,111 @@ def test_a_sure_cell_read_close_to_the_line_reads_is_confirmed_by_field3() -> No
     assert decide._glyphs_confirmed([_read(far), _glyph(VIN)], FIELD3) is None
 
 
+def test_a_sure_cell_read_against_the_line_reads_leaves_the_vin_for_review() -> None:
+    # two line reads agree on a VIN wrong at two places whose check digit comes out right by
+    # chance (1 in 11); the cell recogniser, sure, reads both places otherwise: not stored
+    wrong = next(
+        w
+        for a in vins.ALPHABET
+        for b in vins.ALPHABET
+        if (w := VIN[:12] + a + b + VIN[14:]) != VIN
+        and a != VIN[12]
+        and b != VIN[13]
+        and vins.kba_check_digit(w) == FIELD3
+        and vins.plausible(w)[0]
+    )
+    out = decide.Decided()
+    decide.vin_decide([_read(wrong), _read(wrong, "t2"), _glyph(VIN)], _no_more, FIELD3, out)
+    assert "E" not in out.values and out.decided_by["E"] == "glyphs_disagree"
+
+
+def test_field3_choice_never_changes_a_place_every_read_gave_surely() -> None:
+    # every read gives the VIN alike and surely, one engine offers a weak alternative at one
+    # place: given a field 3 the VIN disagrees with (a misread field 3), that alternative is
+    # not taken to make it agree
+    place = 12
+    alternative = next(
+        c
+        for c in vins.ALPHABET
+        if c != VIN[place]
+        and vins.kba_check_digit(VIN[:place] + c + VIN[place + 1 :]) != FIELD3
+        and vins.plausible(VIN[:place] + c + VIN[place + 1 :])[0]
+    )
+    other_digit = vins.kba_check_digit(VIN[:place] + alternative + VIN[place + 1 :])
+    offered = Read(
+        VIN,
+        tuple(((c, 0.95), (alternative, 0.2)) if i == place else ((c, 0.95),) for i, c in enumerate(VIN)),
+        "tesseract-eng@1.5",
+    )
+    out = decide.Decided()
+    decide.vin_decide([offered, _read(VIN, "t2")], _no_more, other_digit, out)
+    assert "E" not in out.values and out.decided_by["E"] == "field3_disagrees"
+    # the same alternative where the reads are unsure of the place is the choice field 3 makes
+    unsure = Read(
+        VIN,
+        tuple(((c, 0.5), (alternative, 0.45)) if i == place else ((c, 0.95),) for i, c in enumerate(VIN)),
+        "tesseract-eng@1.5",
+    )
+    out = decide.Decided()
+    decide.vin_decide(
+        [unsure, _read(VIN[:place] + alternative + VIN[place + 1 :], "t2")], _no_more, other_digit, out
+    )
+    assert out.values["E"] == VIN[:place] + alternative + VIN[place + 1 :]
+    assert out.decided_by["E"] in ("field3_choice", "field3")
+
+
+def test_without_field3_a_sure_cell_read_against_the_agreeing_reads_leaves_the_vin() -> None:
+    # no field 3 on the page: two line reads agree, the cells are sure of another character
+    misread = VIN[:10] + "R" + VIN[11:]
+    out = decide.Decided()
+    decide.vin_decide([_read(misread), _read(misread, "t2"), _glyph(VIN)], _no_more, None, out)
+    assert "E" not in out.values and out.decided_by["E"] == "glyphs_disagree"
+    # the cells unsure there: the agreeing reads decide
+    out = decide.Decided()
+    decide.vin_decide([_read(VIN), _read(VIN, "t2"), _glyph(misread, 0.6)], _no_more, None, out)
+    assert out.values["E"] == VIN and out.decided_by["E"] == "agreement"
+
+
+def test_line_reads_that_dropped_a_character_still_back_the_cell_read() -> None:
+    # the line reads each miss a place or confuse one (V/Y, 1/L), none whole and right: every
+    # place of the cells' VIN is backed by one of them, and field 3 agrees
+    vin = "WV1XNV3V5L26X0524"
+    reads = [
+        _read("WYLXNY3V5L26X0624"),
+        _read("WVLXNYSV526X0524", "tesseract-eng@1.0"),
+        _read("WVXNV3VDL26X0524", "tesseract-deu@1.5"),
+        _glyph(vin),
+    ]
+    digit = vins.kba_check_digit(vin)
+    assert decide._glyphs_confirmed(reads, digit) == vin
+    # an unsure cell no other read backs is not taken
+    unsure = Read(vin, tuple(((c, 0.6 if i == 2 else 0.99),) for i, c in enumerate(vin)), glyphs.ENGINE)
+    assert decide._glyphs_confirmed([*reads[:3], unsure], digit) is None
+
+
+def test_field3_read_unsure_the_digit_that_confirms_a_vin_decides() -> None:
+    # field 3's reads showed 1 and 7; only 7 confirms a VIN (the cells' and a line read agree)
+    vin = "WV1XNV3V5L26X0524"
+    digit = vins.kba_check_digit(vin)
+    other = "1" if digit != "1" else "7"
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(vin), _glyph(vin)],
+        _no_more,
+        None,
+        out,
+        unsure_field3=True,
+        field3_seen=frozenset({digit, other}),
+    )
+    assert out.values["E"] == vin and out.decided_by["E"] == "field3_among"
+    # no digit seen confirms it: left for review
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(vin), _glyph(vin)], _no_more, None, out, unsure_field3=True, field3_seen=frozenset({other})
+    )
+    assert "E" not in out.values and out.decided_by["E"] == "field3_unread"
+
+
 def test_a_vin_that_disagrees_with_field3_is_never_stored() -> None:
     wrong_digit = "0" if FIELD3 != "0" else "1"
     out = decide.Decided()

@@ -28,6 +28,7 @@ from .thresholds import (
     CHOICE_MARGIN,
     CHOICE_OPTIONS,
     GLYPH_SURE,
+    PLACE_SURE,
     RAPID_WEIGHT,
     TEXT_AGREEING,
     TEXT_SURE,
@@ -103,23 +104,32 @@ def _aligned(base: str, read: Read) -> list[list[tuple[str, float]]]:
     return places
 
 
-def _support(found: Sequence[Read]) -> tuple[str, list[dict[str, float]]] | None:
-    """The consensus of the full-length reads place by place, and per place every character
-    the reads and their engines' alternatives give there, with its summed confidence."""
+def _support(found: Sequence[Read]) -> tuple[str, list[dict[str, float]], set[int]] | None:
+    """The consensus of the full-length reads place by place; per place every character the
+    reads and their engines' alternatives give there, with its summed confidence; and the
+    places still open: where the reads' first choices differ, or one of them is unsure of its
+    character (below PLACE_SURE). A place every read gives alike and surely is settled."""
     full = [v for v, _ in _vins(found)]
     if not full:
         return None
     base = "".join(Counter(chars).most_common(1)[0][0] for chars in zip(*full, strict=True))
     support: list[dict[str, float]] = [{} for _ in range(vins.LENGTH)]
+    firsts: list[set[str]] = [set() for _ in range(vins.LENGTH)]
+    unsure: set[int] = set()
     for r in found:
         if not validate.vin_text(r.text):
             continue
         for i, alternatives in enumerate(_aligned(base, r)):
+            if alternatives:
+                firsts[i].add(alternatives[0][0])
+                if alternatives[0][1] < PLACE_SURE * (RAPID_WEIGHT if r.engine == "rapidocr" else 1.0):
+                    unsure.add(i)
             for char, conf in alternatives:
                 support[i][char] = support[i].get(char, 0.0) + max(conf, 0.01)
     for i, char in enumerate(base):
         support[i].setdefault(char, 0.01)
-    return base, support
+    opened = unsure | {i for i in range(vins.LENGTH) if len(firsts[i]) > 1}
+    return base, support, opened
 
 
 def _known_wmi(vin: str, found: Sequence[Read]) -> str:
@@ -131,7 +141,7 @@ def _known_wmi(vin: str, found: Sequence[Read]) -> str:
     supported = _support(found)
     if supported is None:
         return vin
-    _, support = supported
+    _, support, _ = supported
     options = []
     for i in range(3):
         for char in support[i]:
@@ -175,28 +185,84 @@ def _blind_conflict(vin: str, found: Sequence[Read]) -> bool:
 
 
 def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
-    """The cell recogniser's VIN where it is sure at every place, agrees with field 3 and with
-    the other engines' reads at all but VIN_CHOICE_PLACES places: two engines and the check
-    digit (the places the line reader misread are those its font confusions make)."""
+    """The cell recogniser's VIN where it agrees with field 3 and every place of it is backed:
+    another engine's read (of any length, aligned to it) gives the same character there first,
+    or the cells are sure of it (GLYPH_SURE) where no other read does, at VIN_CHOICE_PLACES
+    places at most. Two engines and the check digit: the places the line reads miss are those
+    their font confusions make (S/5, V/Y, 1/L), and a line read that dropped a character still
+    backs the places it read (the consensus of the whole-length reads alone left a dot-matrix
+    VIN the cells read right four places from one Tesseract read)."""
     glyph = _glyph_vin(found)
-    others = _others_consensus(found)
-    if glyph is None or others is None:
+    if glyph is None:
         return None
     vin = glyph.text
     if not (vins.plausible(vin)[0] and vins.kba_check_ok(vin, field3)):
         return None
-    if glyph.sureness < GLYPH_SURE:
+    given: list[set[str]] = [set() for _ in range(vins.LENGTH)]
+    for r in found:
+        if r.engine == glyphs.ENGINE or not validate.vin_text(r.text):
+            continue
+        for i, place in enumerate(_aligned(vin, r)):
+            if place:
+                given[i].add(place[0][0])
+    alone = 0
+    for i, cell in enumerate(glyph.choices):
+        char, sure = cell[0]
+        if char in given[i]:
+            continue
+        if sure < GLYPH_SURE:
+            return None
+        alone += 1
+    return vin if alone <= VIN_CHOICE_PLACES else None
+
+
+def _glyphs_disagree(vin: str, found: Sequence[Read]) -> str | None:
+    """Where the cell recogniser is sure (GLYPH_SURE) of a character the VIN to be stored does
+    not have, the two recognisers disagree: "field3_blind" where field 3 counts both alike,
+    "glyphs_disagree" otherwise (field 3 told them apart only if it was read right, and a
+    second misread place can make a wrong VIN agree with it: 1 in 11). A known maker code
+    settles the first three places (_known_wmi)."""
+    glyph = _glyph_vin(found)
+    if glyph is None:
         return None
-    if sum(a != b for a, b in zip(vin, others, strict=True)) > VIN_CHOICE_PLACES:
-        return None
-    return vin
+    start = 3 if vin[:3] in vins.KNOWN_WMI else 0
+    for i in range(start, vins.LENGTH):
+        char, sure = glyph.choices[i][0]
+        if char != vin[i] and sure >= GLYPH_SURE:
+            return "field3_blind" if vins.same_check_value(char, vin[i]) else "glyphs_disagree"
+    return None
+
+
+def _vetoed(vin: str, found: Sequence[Read]) -> str | None:
+    """Why a VIN field 3 confirms is still not stored (the recognisers at odds), or None."""
+    if _blind_conflict(vin, found):
+        return "field3_blind"
+    return _glyphs_disagree(vin, found)
 
 
 def _store_vin(out: Decided, vin: str, rule: str, confidence: float, found: Sequence[Read]) -> None:
-    if _blind_conflict(vin, found):
-        out.leave("E", "field3_blind")
+    vetoed = _vetoed(vin, found)
+    if vetoed is not None:
+        out.leave("E", vetoed)
         return
     out.take("E", vin, rule, confidence)
+
+
+def _by_field3(found: Sequence[Read], field3: str, *, choose: bool = True) -> tuple[str, str, float] | None:
+    """The VIN field 3 confirms among all the reads, by the first rule that settles it (field3,
+    field3_choice unless not `choose`, field3_glyphs): (VIN, rule, confidence), or None."""
+    counts = Counter(v for v, _ in _vins(found) if vins.plausible(v)[0])
+    settled = [(v, n) for v, n in counts.items() if n >= 2 and vins.kba_check_ok(v, field3)]
+    if len(settled) == 1:
+        return _known_wmi(settled[0][0], found), "field3", min(1.0, 0.9 + 0.02 * settled[0][1])
+    chosen = _field3_choice(found, field3) if choose else None
+    if chosen is not None:
+        vin, changed = chosen
+        return _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75
+    confirmed = _glyphs_confirmed(found, field3)
+    if confirmed is not None:
+        return _known_wmi(confirmed, found), "field3_glyphs", 0.8
+    return None
 
 
 def vin_decide(
@@ -223,19 +289,26 @@ def vin_decide(
         if stage < 3:
             found += more(stage)
     if field3 is not None:
-        chosen = _field3_choice(found, field3)
-        if chosen is not None:
-            vin, changed = chosen
-            _store_vin(out, _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75, found)
-            return found
-        confirmed = _glyphs_confirmed(found, field3)
-        if confirmed is not None:
-            _store_vin(out, _known_wmi(confirmed, found), "field3_glyphs", 0.8, found)
+        decided = _by_field3(found, field3)
+        if decided is not None:
+            _store_vin(out, *decided, found)
             return found
         out.leave("E", "field3_disagrees" if counts else "unsure")
         return found
     best = counts.most_common(2)
     if unsure_field3:
+        # field 3 is printed but its reads disagree (or one read alone gave it): of the digits
+        # they showed, exactly one confirms a VIN by the rules above. A misread field 3 rarely
+        # confirms any VIN there (given a wrong digit, 1 of 600 tuned documents' reads did)
+        among = {
+            decided[0]
+            for digit in sorted(field3_seen)
+            if (decided := _by_field3(found, digit, choose=False)) is not None
+            and _vetoed(decided[0], found) is None
+        }
+        if len(among) == 1:
+            out.take("E", among.pop(), "field3_among", 0.8)
+            return found
         # field 3 is printed but its reads disagree: a VIN only where VIN_AGREEING_PARTIAL
         # reads agree on it, no other is read twice, and its check digit is among the digits
         # field 3's reads showed; otherwise the VIN could carry the misread the check is for
@@ -245,13 +318,19 @@ def vin_decide(
             and (len(best) == 1 or best[1][1] < 2)
             and vins.kba_check_digit(best[0][0]) in field3_seen
         ):
-            out.take("E", best[0][0], "field3_partial", 0.8)
+            _store_vin(out, best[0][0], "field3_partial", 0.8, found)
             return found
         out.leave("E", "field3_unread")
         return found
     if best and best[0][1] >= VIN_AGREEING and (len(best) == 1 or best[1][1] < best[0][1]):
+        if _glyphs_disagree(best[0][0], found) is not None:
+            # no field 3 to tell them apart: a sure cell read of another character is enough
+            out.leave("E", "glyphs_disagree")
+            return found
         out.take("E", best[0][0], "agreement", min(0.95, 0.6 + 0.08 * best[0][1]))
         return found
+    # a tie settled by every read's vote: the cell recogniser has its vote like the others, no
+    # veto (on the specimen's printer font, which it never saw, it was sure of a G for a 6)
     aligned = _aligned_agreement(counts, found)
     if aligned is not None:
         out.take("E", aligned[0], "agreement_aligned", min(0.9, 0.6 + 0.08 * aligned[1]))
@@ -290,17 +369,21 @@ def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str
 
 
 def _field3_choice(found: Sequence[Read], field3: str) -> tuple[str, int] | None:
-    """The likeliest plausible VIN the reads support that agrees with field 3: per place the
-    characters the reads gave (first choices and their engines' alternatives, weighed by their
-    confidence), at most VIN_CHOICE_PLACES places away from the consensus, and clearly likelier
-    (CHOICE_MARGIN) than the next VIN that agrees too. Never a character no engine read.
+    """The likeliest plausible VIN the reads support that agrees with field 3: at the places
+    still open (the reads disagree there, or one is unsure) the characters the reads gave
+    (first choices and their engines' alternatives, weighed by their confidence), at most
+    VIN_CHOICE_PLACES places away from the consensus, and clearly likelier (CHOICE_MARGIN) than
+    the next VIN that agrees too. Never a character no engine read, never a place every read
+    gave alike and surely: with field 3 misread, a sure place's weak alternative would make
+    almost any digit come true (given a wrong field 3, 145 of 600 tuned documents' reads
+    chose a VIN that way).
     Returns the VIN and how many places differ from the consensus."""
     supported = _support(found)
     if supported is None:
         return None
-    base, support = supported
+    base, support, opened = supported
     options: list[tuple[float, int, str]] = []
-    for i in range(vins.LENGTH):
+    for i in sorted(opened):
         best = support[i][base[i]]
         options += [(math.log(best / w), i, c) for c, w in support[i].items() if c != base[i]]
     options = sorted(options)[:CHOICE_OPTIONS]

@@ -65,7 +65,13 @@ def pitch_grid(ink: np.ndarray, count: int) -> tuple[float, float] | None:
     cumulative = np.concatenate([[0.0], np.cumsum(profile)])
     total = float(cumulative[-1])
     best: tuple[float, float, float] | None = None
+    # each character sits in the middle of its cell: the first cell starts at most half a pitch
+    # before the ink and the last ends at most half a pitch after it, so the line's ink spans
+    # at least count - 1 pitches (a wider pitch would leave a last cell with no character)
+    widest = (x1 - x0) / (count - 1) if count > 1 else np.inf
     for pitch in np.arange(nominal * (1 - GLYPH_PITCH_SPREAD), nominal * (1 + GLYPH_PITCH_SPREAD), 0.1):
+        if pitch > widest + 0.05:
+            break
         span = count * pitch
         for left in np.arange(x0 - 0.5 * pitch, max(x0 - 0.5 * pitch, x1 - span + 0.5 * pitch) + 0.01, 0.5):
             borders = left + pitch * np.arange(1, count)

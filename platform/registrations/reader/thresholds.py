@@ -66,8 +66,14 @@ VIN_AGREEING = 2
 #                the places where they differ, and one VIN gets more votes than the other (the
 #                public specimen: "6" or "G" at place 4, two reads each; RapidOCR, which dropped a
 #                "0" further on, reads "6")
-#  "field3_glyphs": the cell recogniser (glyphs.py) sure at every place (GLYPH_SURE), its VIN
-#                agreeing with field 3 and with the line reads at all but VIN_CHOICE_PLACES places
+#  "field3_glyphs": the cell recogniser's (glyphs.py) VIN agreeing with field 3, each place of it
+#                read the same by another engine's read (aligned, any length) or, at
+#                VIN_CHOICE_PLACES places at most, by the cells alone and surely (GLYPH_SURE)
+#  "field3_among": field 3's reads disagree (or one read alone gave it): of the digits they
+#                showed, exactly one confirms a VIN by "field3" or "field3_glyphs" (not by
+#                field3_choice: choosing among alternatives for several digits finds one too often)
+#  "glyphs_disagree" (left unread): a VIN field 3 confirms, but the cell recogniser is sure
+#                (GLYPH_SURE) of another character at one of its places
 #  "field3_blind" (left unread): the two recognisers, each sure, read at one place two characters
 #                field 3 counts alike (1/J, 2/S, 5/V, ...): field 3 cannot say which is printed
 #  "field3_partial": field 3 printed but its reads disagree (a single character is Tesseract's
@@ -79,6 +85,9 @@ CHOICE_OPTIONS = 12  # ... among the likeliest other characters the reads give (
 # the chosen VIN must be this much likelier (log of the support ratio: e^1.4 = 4x) than the next
 # that agrees with field 3 too: a second candidate nearly as likely makes the choice a guess
 CHOICE_MARGIN = 1.4
+# a place every read gives the same character at this confidence or more is settled: field3_choice
+# changes only the other places
+PLACE_SURE = 0.9
 ALTERNATIVE_MIN = 0.05  # an engine's alternative counts from this confidence
 RAPID_WEIGHT = 0.9  # RapidOCR gives no per-character confidence: its read counts as a sure one
 DATE_AGREEING = 2  # a date needs two reads that agree (or one that B <= I <= today closes)
