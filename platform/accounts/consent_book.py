@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.core.exceptions import ImproperlyConfigured
+from common.hooks import Hook
 
 if TYPE_CHECKING:
     from django.db.models import Subquery
@@ -50,21 +50,15 @@ class ConsentBook(Protocol):
     def third_party_agreement_column(self, field: str, *, user: str, year: str) -> Subquery: ...
 
 
-_book: ConsentBook | None = None
+_book: Hook[ConsentBook] = Hook(
+    "accounts.consent_book: the consent book", "PrivacyConfig.ready() registers privacy.consents"
+)
 
 
 def consent_book_register(book: ConsentBook) -> None:
     """Called once, by privacy's AppConfig.ready()."""
-    global _book
-    if _book is not None and _book is not book:
-        raise ImproperlyConfigured("accounts.consent_book: a consent book is already registered")
-    _book = book
+    _book.register(book)
 
 
 def consent_book() -> ConsentBook:
-    if _book is None:
-        raise ImproperlyConfigured(
-            "accounts.consent_book: no consent book registered (privacy's AppConfig.ready() "
-            "registers privacy.consents; is privacy installed?)"
-        )
-    return _book
+    return _book.get()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from django.core.exceptions import ImproperlyConfigured
+from common.hooks import Hook
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -39,21 +39,16 @@ class ApplicationsCreate(Protocol):
     ) -> object: ...
 
 
-_applications_create: ApplicationsCreate | None = None
+_applications_create: Hook[ApplicationsCreate] = Hook(
+    "billing.hooks: the applications creation",
+    "QuotaConfig.ready() registers quota.services.client_applications_create",
+)
 
 
 def applications_create_register(create: ApplicationsCreate) -> None:
     """Called once, by quota's AppConfig.ready()."""
-    global _applications_create
-    if _applications_create is not None and _applications_create is not create:
-        raise ImproperlyConfigured("billing.hooks: an applications creation is already registered")
-    _applications_create = create
+    _applications_create.register(create)
 
 
 def applications_create() -> ApplicationsCreate:
-    if _applications_create is None:
-        raise ImproperlyConfigured(
-            "billing.hooks: no applications creation registered (quota's AppConfig.ready() "
-            "registers quota.services.client_applications_create; is quota installed?)"
-        )
-    return _applications_create
+    return _applications_create.get()

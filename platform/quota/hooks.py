@@ -24,19 +24,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from django.core.exceptions import ImproperlyConfigured
+from common.hooks import Hook
 
 if TYPE_CHECKING:
     from billing.models import Client
     from tenants.models import Partner
-
-
-def _missing(hook: str, filler: str) -> ImproperlyConfigured:
-    return ImproperlyConfigured(f"quota.hooks: {hook} is not registered ({filler}; is that app installed?)")
-
-
-def _twice(hook: str) -> ImproperlyConfigured:
-    return ImproperlyConfigured(f"quota.hooks: {hook} is already registered")
 
 
 # ---------------------------------------------------------------- the vehicle registry
@@ -66,21 +58,18 @@ class VehicleRegistry(Protocol):
     def open_conflicts(self, *, application_id: int) -> Sequence[Conflict]: ...
 
 
-_registry: VehicleRegistry | None = None
+_registry: Hook[VehicleRegistry] = Hook(
+    "quota.hooks: the vehicle registry", "AuthorityConfig.ready() registers authority.registry"
+)
 
 
-def vehicle_registry_register(registry: VehicleRegistry) -> None:
+def vehicle_registry_register(value: VehicleRegistry) -> None:
     """Called once, by authority's AppConfig.ready()."""
-    global _registry
-    if _registry is not None and _registry is not registry:
-        raise _twice("the vehicle registry")
-    _registry = registry
+    _registry.register(value)
 
 
 def vehicle_registry() -> VehicleRegistry:
-    if _registry is None:
-        raise _missing("the vehicle registry", "AuthorityConfig.ready() registers authority.registry")
-    return _registry
+    return _registry.get()
 
 
 # ---------------------------------------------------------------- sub-partners and single deals
@@ -110,21 +99,18 @@ class Deals(Protocol):
     ) -> tuple[str, str] | None: ...
 
 
-_deals: Deals | None = None
+_deals: Hook[Deals] = Hook(
+    "quota.hooks: the single deals", "OperationsConfig.ready() registers operations.attribution"
+)
 
 
-def deals_register(deals: Deals) -> None:
+def deals_register(value: Deals) -> None:
     """Called once, by operations' AppConfig.ready()."""
-    global _deals
-    if _deals is not None and _deals is not deals:
-        raise _twice("the single deals")
-    _deals = deals
+    _deals.register(value)
 
 
 def deals() -> Deals:
-    if _deals is None:
-        raise _missing("the single deals", "OperationsConfig.ready() registers operations.attribution")
-    return _deals
+    return _deals.get()
 
 
 # ---------------------------------------------------------------- the payout documents
@@ -136,23 +122,19 @@ class CardDocuments(Protocol):
     def __call__(self, application: Any, *, partner: Partner) -> list[dict[str, Any]]: ...
 
 
-_card_documents: CardDocuments | None = None
+_card_documents: Hook[CardDocuments] = Hook(
+    "quota.hooks: the card documents",
+    "OperationsConfig.ready() registers operations.credit_notes.card_documents",
+)
 
 
-def card_documents_register(documents: CardDocuments) -> None:
+def card_documents_register(value: CardDocuments) -> None:
     """Called once, by operations' AppConfig.ready()."""
-    global _card_documents
-    if _card_documents is not None and _card_documents is not documents:
-        raise _twice("the card documents")
-    _card_documents = documents
+    _card_documents.register(value)
 
 
 def card_documents() -> CardDocuments:
-    if _card_documents is None:
-        raise _missing(
-            "the card documents", "OperationsConfig.ready() registers operations.credit_notes.card_documents"
-        )
-    return _card_documents
+    return _card_documents.get()
 
 
 # ---------------------------------------------------------------- the partner's references
@@ -169,20 +151,15 @@ class ApplicationReferences(Protocol):
         ...
 
 
-_references: ApplicationReferences | None = None
+_references: Hook[ApplicationReferences] = Hook(
+    "quota.hooks: the application references", "IntegrationsConfig.ready() registers integrations.selectors"
+)
 
 
-def application_references_register(references: ApplicationReferences) -> None:
+def application_references_register(value: ApplicationReferences) -> None:
     """Called once, by integrations' AppConfig.ready()."""
-    global _references
-    if _references is not None and _references is not references:
-        raise _twice("the application references")
-    _references = references
+    _references.register(value)
 
 
 def application_references() -> ApplicationReferences:
-    if _references is None:
-        raise _missing(
-            "the application references", "IntegrationsConfig.ready() registers integrations.selectors"
-        )
-    return _references
+    return _references.get()

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest
+
+from common.hooks import Hook
 
 if TYPE_CHECKING:
     from staff.models import StaffMember
@@ -23,15 +24,15 @@ API_KEY_HEADER = "X-API-Key"
 # The member a request's key acts as, or a refusal raised (401, 429).
 ApiKeyCheck = Callable[[HttpRequest], "StaffMember"]
 
-_api_key_check: ApiKeyCheck | None = None
+_api_key_check: Hook[ApiKeyCheck] = Hook(
+    "staff.credentials: the API-key check",
+    "IntegrationsConfig.ready() registers integrations.keys.api_key_member",
+)
 
 
 def api_key_check_register(check: ApiKeyCheck) -> None:
     """Called once, by integrations' AppConfig.ready()."""
-    global _api_key_check
-    if _api_key_check is not None and _api_key_check is not check:
-        raise ImproperlyConfigured("staff.credentials: an API-key check is already registered")
-    _api_key_check = check
+    _api_key_check.register(check)
 
 
 def carries_api_key(request: HttpRequest) -> bool:
@@ -40,9 +41,4 @@ def carries_api_key(request: HttpRequest) -> bool:
 
 def api_key_member(request: HttpRequest) -> StaffMember:
     """The member the request's key acts as (the registered check decides, and refuses)."""
-    if _api_key_check is None:
-        raise ImproperlyConfigured(
-            "staff.credentials: no API-key check registered (integrations' AppConfig.ready() "
-            "registers integrations.keys.api_key_member; is integrations installed?)"
-        )
-    return _api_key_check(request)
+    return _api_key_check.get()(request)

@@ -70,7 +70,7 @@ def test_an_empty_hook_names_the_app_that_fills_it(
     filler: object,
     app: str,
 ) -> None:
-    monkeypatch.setattr(module, slot, None)
+    monkeypatch.setattr(getattr(module, slot), "value", None)
 
     with pytest.raises(ImproperlyConfigured, match=app):
         getter()
@@ -86,9 +86,9 @@ def test_a_second_filler_is_refused_and_the_same_one_accepted() -> None:
 
 
 def test_the_staff_auth_takes_integrations_key_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert credentials._api_key_check is integrations.keys.api_key_member
+    assert credentials._api_key_check.value is integrations.keys.api_key_member
 
-    monkeypatch.setattr(credentials, "_api_key_check", None)
+    monkeypatch.setattr(credentials._api_key_check, "value", None)
     request = RequestFactory().get("/api/partner/quota_applications/", HTTP_X_API_KEY="thg_x")
 
     assert credentials.carries_api_key(request)
