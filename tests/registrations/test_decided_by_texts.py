@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 READER = ROOT / "platform" / "registrations" / "reader"
 TEXTS = ROOT / "web" / "src" / "partner" / "texts" / "review.ts"
 # the argument that carries the rule: take(code, value, rule, ...), leave(code, reason),
-# _store_vin(out, vin, rule, ...)
-RULE_ARGUMENT = {"take": 2, "leave": 1, "_store_vin": 2}
+# _store_vin(out, vin, rule, ...), _left(code, found, said, out, invalid_reason)
+RULE_ARGUMENT = {"take": 2, "leave": 1, "_store_vin": 2, "_left": 4}
 RULE = re.compile(r"[a-z][a-z0-9_]*")
 
 

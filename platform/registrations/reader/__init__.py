@@ -153,7 +153,16 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
     decide.agreed("B", first("B"), more("B"), lambda t: validate.date(t, today), out)
     decide.agreed("I", first("I"), more("I"), lambda t: validate.date(t, today), out)
     decide.dates_in_order(out, today)
-    decide.agreed("J", first("J"), more("J"), validate.vehicle_class, out)
+    bodies: list[tuple[str, ...] | None] = []
+
+    def body_allows(value: str) -> bool:
+        # field 5 read once, and only for a J its own reads did not settle
+        if not bodies:
+            reads5 = first("5") + more("5")(2)
+            bodies.append(validate.body_classes([r.text for r in reads5]))
+        return bodies[0] is not None and value in bodies[0]
+
+    decide.agreed("J", first("J"), more("J"), validate.vehicle_class, out, confirm_last=body_allows)
     decide.agreed("2.1", first("2.1"), more("2.1"), validate.maker_key, out)
     decide.agreed("A", first("A"), more("A"), validate.plate, out)
     decide.known_name("D.1", first("D.1"), more("D.1"), validate.make, out)

@@ -12,6 +12,8 @@ import datetime
 import difflib
 import itertools
 import math
+import re
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -417,9 +419,13 @@ def agreed(
     out: Decided,
     *,
     confirm: Callable[[Any], bool] | None = None,
+    confirm_last: Callable[[Any], bool] | None = None,
 ) -> Any:
     """A value two reads agree on ("agreement"), or one the form confirms ("confirmed": code
-    10 by P.3); a majority of the further reads otherwise ("majority")."""
+    10 by P.3); a majority of the further reads otherwise ("majority"). Where no two reads
+    settle it, `confirm_last` (asked only then: it may cost a read of another field) names the
+    values the form allows: one read's value it allows is stored ("confirmed_by_5": J by the body
+    field 5 names), the reads' other values notwithstanding."""
     found = list(first)
     values = [v for r in found if (v := parse(r.text)) is not None]
     if values and confirm is not None and confirm(values[0]):
@@ -427,41 +433,37 @@ def agreed(
         return values[0]
     found += more(1)
     values = [v for r in found if (v := parse(r.text)) is not None]
-    if len(values) == 2 == len(found) and values[0] == values[1]:
+    if len(values) == len(found) >= 2 and len(set(values)) == 1:  # every read so far alike
         out.take(code, values[0], "agreement", 1.0)
         return values[0]
     found += more(2)
     values = [v for r in found if (v := parse(r.text)) is not None]
+    counts = Counter(values).most_common(2)
+    if counts:
+        value, count = counts[0]
+        runner_up = counts[1][1] if len(counts) > 1 else 0
+        if count >= 2 and count > runner_up:
+            rule = "agreement" if count >= len(found) - 1 else "majority"
+            out.take(code, value, rule, min(1.0, 0.5 + 0.5 * count / len(found)))
+            return value
+    if values and confirm_last is not None:
+        allowed = {v for v in values if confirm_last(v)}
+        if len(allowed) == 1:
+            value = allowed.pop()
+            out.take(code, value, "confirmed_by_5", 0.85)
+            return value
     if not values:
         out.leave(code, "unread" if not any(r.text for r in found) else "invalid")
-        return None
-    counts = Counter(values).most_common(2)
-    value, count = counts[0]
-    runner_up = counts[1][1] if len(counts) > 1 else 0
-    if count >= 2 and count > runner_up:
-        rule = "agreement" if count >= len(found) - 1 else "majority"
-        out.take(code, value, rule, min(1.0, 0.5 + 0.5 * count / len(found)))
-        return value
-    out.leave(code, "unsure")
+    else:
+        out.leave(code, "unsure")
     return None
 
 
-def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
-    """P.3 and D.1: the known name (KBA's fuel names, the makes) the reads are close to; two
-    reads that disagree on it leave it unread."""
-    found = list(first)
-    values = [v for r in found if (v := parse(r.text)) is not None]
-    if not values:
-        found += more(1) + more(2)
-        values = [v for r in found if (v := parse(r.text)) is not None]
-    if not values:
-        out.leave(code, "unread" if not any(r.text for r in found) else "unknown")
-        return None
-    if len(set(values)) > 1:
-        out.leave(code, "unsure")
-        return None
-    out.take(code, values[0], "known_name", 0.9)
-    return values[0]
+def _folded(value: Any) -> str:
+    """A value as compared between reads: without case, accents, spaces, full stops or hyphens
+    (the English model reads "Jürgen" as "Jurgen", one engine keeps a hyphen another drops)."""
+    text = unicodedata.normalize("NFKD", str(value)).encode("ascii", "ignore").decode().upper()
+    return re.sub(r"[\s.\-]", "", text)
 
 
 def _opinion(r: Read) -> str:
@@ -474,33 +476,85 @@ def _sure(r: Read) -> float:
     return 1.0 if r.engine == "rapidocr" else r.sureness  # RapidOCR gives no per-character figure
 
 
-def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
-    """A free text (D.3, C1.1, C1.2): what TEXT_AGREEING independent opinions (_opinion) give
-    alike, more of them than give anything else, one of them sure (TEXT_SURE); anything else is
-    left for a person. One model's read, however sure, is no ground: Tesseract's German model
-    read "4MATIC" as "AMATIC" and "GTS" as "GIS" at both scales with every character sure.
-    Never the ground of another decision."""
-    found = list(first) + more(2)
-    opinions: dict[Any, set[str]] = {}
-    sureness: dict[Any, float] = {}
-    for r in found:
+@dataclass
+class _Said:
+    """What the reads of a free text or a name say: per value (as compared: _folded) the models
+    that gave it, its spellings and the surest read of it."""
+
+    opinions: dict[str, set[str]] = field(default_factory=dict)
+    spellings: dict[str, Counter[Any]] = field(default_factory=dict)
+    sureness: dict[str, float] = field(default_factory=dict)
+    literal: set[str] = field(default_factory=set)  # values some read printed letter for letter
+
+    def add(self, r: Read, value: Any) -> None:
+        key = _folded(value)
+        self.opinions.setdefault(key, set()).add(_opinion(r))
+        self.spellings.setdefault(key, Counter())[value] += 1
+        self.sureness[key] = max(self.sureness.get(key, 0.0), _sure(r))
+        if key and key in _folded(r.text):
+            self.literal.add(key)
+
+    def only(self) -> str | None:
+        """The one value every read that gave one gave (None where two reads differ)."""
+        return next(iter(self.opinions)) if len(self.opinions) == 1 else None
+
+    def spelling(self, key: str) -> Any:
+        """The value as stored: the first spelling given, the German model's where it gave one
+        (_said asks it first: it reads umlauts, the English model and RapidOCR drop them)."""
+        return next(iter(self.spellings[key]))
+
+
+def _said(found: Sequence[Read], parse: Callable[[str], Any]) -> _Said:
+    said = _Said()
+    # the German model first: its spelling (umlauts) is the one kept where reads differ in accents
+    for r in sorted(found, key=lambda r: not r.engine.startswith("tesseract-deu")):
         value = parse(r.text)
         if value is not None:
-            opinions.setdefault(value, set()).add(_opinion(r))
-            sureness[value] = max(sureness.get(value, 0.0), _sure(r))
-    ranked = sorted(opinions.items(), key=lambda item: len(item[1]), reverse=True)
-    if ranked:
-        value, said = ranked[0]
-        alone = len(ranked) == 1 or len(ranked[1][1]) < len(said)
-        if len(said) >= TEXT_AGREEING and alone and sureness[value] >= TEXT_SURE:
-            out.take(code, value, "agreement", sureness[value])
-            return value
+            said.add(r, value)
+    return said
+
+
+def _left(code: str, found: Sequence[Read], said: _Said, out: Decided, invalid: str) -> None:
     if not any(r.text for r in found):
         out.leave(code, "unread")
-    elif not opinions:
-        out.leave(code, "invalid")
+    elif not said.opinions:
+        out.leave(code, invalid)
     else:
         out.leave(code, "unsure")
+
+
+def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
+    """P.3 and D.1: a known name (KBA's fuel names, the makes) that two independent opinions
+    (_opinion) come close to, no read to another, one of them printing it letter for letter.
+    The closeness mends a misread letter ("MERGEDES BENZ"); on its own it made names of
+    fragments: one read's "KA" became KIA for a SKODA, "Stat" and "sıar" SEAT for a FIAT."""
+    found = list(first) + more(2)
+    said = _said(found, parse)
+    key = said.only()
+    if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and key in said.literal:
+        value = said.spelling(key)
+        out.take(code, value, "known_name", 0.9)
+        return value
+    _left(code, found, said, out, "unknown")
+    return None
+
+
+def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
+    """A free text (D.3, C1.1, C1.2): what TEXT_AGREEING independent opinions (_opinion) give
+    alike, no read giving another, one of them sure (TEXT_SURE); anything else is left for a
+    person. One model's read, however sure, is no ground: Tesseract's German model read
+    "4MATIC" as "AMATIC" and "GTS" as "GIS" at both scales with every character sure; nor is a
+    majority: the German and English models read AMATIC where RapidOCR read 4MATIC, the German
+    model and RapidOCR "Enyag" where the English one read "Enyaq". Never the ground of another
+    decision."""
+    found = list(first) + more(2)
+    said = _said(found, parse)
+    key = said.only()
+    if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and said.sureness[key] >= TEXT_SURE:
+        value = said.spelling(key)
+        out.take(code, value, "agreement", said.sureness[key])
+        return value
+    _left(code, found, said, out, "invalid")
     return None
 
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from registrations import vin as vins
 
+from . import validate
 from .find import PX_PER_MM
 from .read import Read
 from .thresholds import GLYPH_ALTERNATIVE, GLYPH_PITCH_MM, GLYPH_PITCH_SPREAD
@@ -198,19 +199,26 @@ def classify(found: list[np.ndarray], allowed: str = CLASSES) -> list[list[tuple
     return out
 
 
-# one-token fields this stage reads: (characters printed, the characters they can be)
-FIELDS = {"E": (vins.LENGTH, CLASSES), "3": (1, CHECK_CLASSES)}
+# one-token fields this stage reads: (the counts of characters printed, the characters they can
+# be). J, the vehicle class, is two characters (M1, N1) or three (L3e: its small e is taken for
+# the network's E): Tesseract's line model reads a value that short poorly, as it does field 3
+FIELDS = {"E": ((vins.LENGTH,), CLASSES), "3": ((1,), CHECK_CLASSES), "J": ((2, 3), "MNL123456789E")}
 
 
 def glyph_read(code: str, image: np.ndarray) -> Read | None:
     """The field's value read cell by cell, with each cell's alternatives; None where the
-    value does not split into its characters or no network is there."""
+    value does not split into its characters or no network is there. Of a field printed with
+    one of several counts of characters, the first count the value splits into whose read is a
+    value of the field (validate.vehicle_class for J)."""
     if code not in FIELDS or network() is None:
         return None
-    count, allowed = FIELDS[code]
-    found = cells(image, count)
-    if found is None:
-        return None
-    choices = classify(found, allowed)
-    text = "".join(alternatives[0][0] for alternatives in choices)
-    return Read(text, tuple(tuple(a) for a in choices), ENGINE)
+    counts, allowed = FIELDS[code]
+    for count in counts:
+        found = cells(image, count)
+        if found is None:
+            continue
+        choices = classify(found, allowed)
+        text = "".join(alternatives[0][0] for alternatives in choices)
+        if len(counts) == 1 or validate.vehicle_class(text) is not None:
+            return Read(text, tuple(tuple(a) for a in choices), ENGINE)
+    return None

@@ -31,6 +31,7 @@ FIELDS: dict[str, tuple[str, str]] = {
     "10": (DIGITS, "eng"),
     "2.1": (DIGITS, "eng"),
     "P.3": ("", "deu"),
+    "5": ("", "deu"),  # Klasse und Aufbau: its first line names the body (PKW, LKW, KRAFTRAD)
     "D.1": ("", "deu"),
     "D.3": ("", "deu"),
     "A": ("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ-0123456789 ", "deu"),

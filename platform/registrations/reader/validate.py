@@ -32,7 +32,8 @@ FUELS = {
     "WASSERSTOFF": None,
     "GAS": None,
 }
-WORDS = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß.\- ]*[A-Za-zÄÖÜäöüß.]|[A-Za-zÄÖÜäöüß]")
+# words and the marks names have between them ("GmbH & Co. KG", "LYNK & CO", "Müller-Lüdenscheidt")
+WORDS = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß.\-& ]*[A-Za-zÄÖÜäöüß.]|[A-Za-zÄÖÜäöüß]")
 
 
 def normalise(text: str) -> str:
@@ -120,6 +121,22 @@ def vehicle_class(text: str) -> str | None:
         return None
     value = match.group(1)
     return value[:-1] + "e" if value.startswith("L") else value
+
+
+# Field 5's first line names the vehicle's class in words: a Pkw is an M1, a Lkw an N class, a
+# Kraftrad an L class. Matched letter for letter, never by closeness: PKW and LKW differ in one.
+BODIES = {
+    "PKW": ("M1",),
+    "LKW": ("N1", "N2", "N3"),
+    "KRAFTRAD": ("L1e", "L2e", "L3e", "L4e", "L5e", "L6e", "L7e"),
+}
+
+
+def body_classes(texts: list[str]) -> tuple[str, ...] | None:
+    """The classes J can hold by what field 5's reads name: the one body word they show (None
+    where none shows one, or two reads show two)."""
+    named = {word for text in texts for word in BODIES if word in normalise(text).upper()}
+    return BODIES[named.pop()] if len(named) == 1 else None
 
 
 def energy_code(text: str) -> str | None:
@@ -219,6 +236,10 @@ def plate(text: str) -> str | None:
     if not found:
         return None
     district, letters, number, suffix = found.groups()
+    if not any(char.isalpha() for char in letters):
+        # two digits where the letters should be: the number's first digits, taken for letters
+        # where the district and its letters ran together ("B E 1148E" read "BE 1148E")
+        return None
     letters = letters.translate(PLATE_LETTER)
     if not letters.isalpha():
         return None
