@@ -204,6 +204,7 @@ def test_field_forms() -> None:
     # every energy code starts with two zeros: a dotted zero read as 8, 9, 6 or 3 is one of them
     assert validate.energy_code("8004") == "0004" and validate.energy_code("9602") == "0002"
     assert validate.energy_code("θ004") == "0004"
+    assert validate.energy_code("4518") is None  # a 4 or 5 is no zero's misread
     assert validate.energy_code("0084") is None  # the digits that tell codes apart: only as read
     assert validate.fuel("Elektr0") == "Elektro" and validate.fuel("BENZlN") == "Benzin"
     assert validate.fuel_code("Elektro") == "0004"
@@ -558,8 +559,8 @@ def test_a_free_text_needs_two_independent_opinions_alike_one_of_them_sure() -> 
     decide.text_field(
         "D.3",
         [_read("", deu)],
-        lambda stage: (
-            [_read("EQB 300 4MATIC", eng), _read("EQB 300 4MATIC", "rapidocr")] if stage == 2 else []
+        lambda stage: {1: [_read("EQB 300 4MATIC", eng)], 3: [_read("EQB 300 4MATIC", "rapidocr")]}.get(
+            stage, []
         ),
         validate.model,
         out,
@@ -571,8 +572,8 @@ def test_a_free_text_needs_two_independent_opinions_alike_one_of_them_sure() -> 
     decide.text_field(
         "D.3",
         [_read("EQB 300 AMATIC", deu)],
-        lambda stage: (
-            [_read("EQB 300 AMATIC", eng), _read("EQB 300 4MATIC", "rapidocr")] if stage == 2 else []
+        lambda stage: {1: [_read("EQB 300 AMATIC", eng)], 3: [_read("EQB 300 4MATIC", "rapidocr")]}.get(
+            stage, []
         ),
         validate.model,
         out,
@@ -599,7 +600,7 @@ def test_a_free_text_needs_two_independent_opinions_alike_one_of_them_sure() -> 
     decide.text_field(
         "C1.2",
         [_read("Jürgen", deu)],
-        lambda stage: [_read("Jurgen", eng), _read("Jurgen", "rapidocr")] if stage == 2 else [],
+        lambda stage: {1: [_read("Jurgen", eng)], 3: [_read("Jurgen", "rapidocr")]}.get(stage, []),
         validate.name,
         out,
     )
@@ -641,7 +642,7 @@ def test_field5_names_the_class_j_can_be_and_confirms_one_read_of_it() -> None:
 
     # two reads agree: field 5 is not asked for (it costs a read)
     out = decide.Decided()
-    decide.agreed("J", [_read("M1")], lambda stage: [_read("M1")] if stage == 1 else [],
+    decide.agreed("J", [_read("M1")], lambda stage: [_read("M1", "tesseract-deu@1.5")] if stage == 1 else [],
                   validate.vehicle_class, out, confirm_last=pkw)  # fmt: skip
     assert out.values["J"] == "M1" and out.decided_by["J"] == "agreement" and asked == []
     # one read of M1 among misreads (a poor photo: "0", "ee", the cells' M1): field 5's PKW confirms it
@@ -653,6 +654,41 @@ def test_field5_names_the_class_j_can_be_and_confirms_one_read_of_it() -> None:
     out = decide.Decided()
     decide.agreed("J", [_read("N1")], _no_more, validate.vehicle_class, out, confirm_last=pkw)
     assert "J" not in out.values and out.decided_by["J"] == "unsure"
+
+
+def test_a_date_or_code_needs_two_independent_opinions() -> None:
+    today = datetime.date(2026, 11, 30)
+
+    def date(text: str) -> datetime.date | None:
+        return validate.date(text, today)
+
+    # one model at two scales is one opinion: its 5 read as 6 twice is no agreement
+    out = decide.Decided()
+    decide.agreed("B", [_read("04.06.2021")], lambda stage: [_read("04.06.2021", "tesseract-eng@1.0")] if stage == 2 else [],
+                  date, out)  # fmt: skip
+    assert "B" not in out.values and out.decided_by["B"] == "unsure"
+    # the other model agreeing: stored without asking the second engine
+    asked: list[int] = []
+
+    def deu(stage: int) -> list[Read]:
+        asked.append(stage)
+        return [_read("04.05.2021", "tesseract-deu@1.5")] if stage == 1 else []
+
+    out = decide.Decided()
+    decide.agreed("B", [_read("04.05.2021")], deu, date, out)
+    assert (
+        out.values["B"] == datetime.date(2021, 5, 4) and out.decided_by["B"] == "agreement" and asked == [1]
+    )
+    # two opinions against one: a majority; one against one: left for a person
+    out = decide.Decided()
+    decide.agreed("10", [_read("0018")],
+                  lambda stage: {1: [_read("0004", "tesseract-deu@1.5")], 3: [_read("0004", "rapidocr")]}.get(stage, []),
+                  validate.energy_code, out)  # fmt: skip
+    assert out.values["10"] == "0004" and out.decided_by["10"] == "majority"
+    out = decide.Decided()
+    decide.agreed("10", [_read("0018")], lambda stage: [_read("0004", "tesseract-deu@1.5")] if stage == 1 else [],
+                  validate.energy_code, out)  # fmt: skip
+    assert "10" not in out.values and out.decided_by["10"] == "unsure"
 
 
 def test_dates_out_of_order_are_not_stored() -> None:

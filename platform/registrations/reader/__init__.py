@@ -130,7 +130,7 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
         reads3 = first("3") + more("3")(1)
         field3 = decide.check_digit(reads3)
         if field3 is None:
-            reads3 += more("3")(2)
+            reads3 += more("3")(read.OTHER_SCALE) + more("3")(read.SECOND)
             field3 = decide.check_digit(reads3)
         seen3 = frozenset(d for r in reads3 for d in validate.check_digits_seen(r.text))
     decide.vin_decide(
@@ -158,7 +158,7 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
     def body_allows(value: str) -> bool:
         # field 5 read once, and only for a J its own reads did not settle
         if not bodies:
-            reads5 = first("5") + more("5")(2)
+            reads5 = first("5") + more("5")(read.OTHER_MODEL)
             bodies.append(validate.body_classes([r.text for r in reads5]))
         return bodies[0] is not None and value in bodies[0]
 

@@ -29,6 +29,7 @@ from .thresholds import (
     ALTERNATIVE_MIN,
     CHOICE_MARGIN,
     CHOICE_OPTIONS,
+    CODE_AGREEING,
     GLYPH_SURE,
     PLACE_SURE,
     RAPID_WEIGHT,
@@ -59,6 +60,7 @@ class Decided:
 
 
 Reader = Callable[[int], list[Read]]  # further reads of a field, by stage (read.more_reads)
+OTHER_MODEL, OTHER_SCALE, SECOND = 1, 2, 3  # read.more_reads' stages
 
 
 def _mean_sureness(found: Sequence[Read]) -> float:
@@ -107,29 +109,43 @@ def _aligned(base: str, read: Read) -> list[list[tuple[str, float]]]:
 
 
 def _support(found: Sequence[Read]) -> tuple[str, list[dict[str, float]], set[int]] | None:
-    """The consensus of the full-length reads place by place; per place every character the
-    reads and their engines' alternatives give there, with its summed confidence; and the
-    places still open: where the reads' first choices differ, or one of them is unsure of its
-    character (below PLACE_SURE). A place every read gives alike and surely is settled."""
+    """The consensus of the reads place by place; per place every character the reads and their
+    engines' alternatives give there, with its support; and the places still open: where the
+    reads' first choices differ, or one of them is unsure of its character (below PLACE_SURE).
+    A place every read gives alike and surely is settled. Support is summed over opinions
+    (_opinion), each opinion counting a character once, at its surest: the English model at two
+    scales repeating "S" for a printed 9 is one opinion against the German model's and the
+    cells' 9. The consensus is the best supported character at each place."""
     full = [v for v, _ in _vins(found)]
     if not full:
         return None
-    base = "".join(Counter(chars).most_common(1)[0][0] for chars in zip(*full, strict=True))
-    support: list[dict[str, float]] = [{} for _ in range(vins.LENGTH)]
+    counted = "".join(Counter(chars).most_common(1)[0][0] for chars in zip(*full, strict=True))
+    per_opinion: dict[str, list[dict[str, float]]] = {}
     firsts: list[set[str]] = [set() for _ in range(vins.LENGTH)]
     unsure: set[int] = set()
     for r in found:
         if not validate.vin_text(r.text):
             continue
-        for i, alternatives in enumerate(_aligned(base, r)):
+        table = per_opinion.setdefault(_opinion(r), [{} for _ in range(vins.LENGTH)])
+        for i, alternatives in enumerate(_aligned(counted, r)):
             if alternatives:
                 firsts[i].add(alternatives[0][0])
                 if alternatives[0][1] < PLACE_SURE * (RAPID_WEIGHT if r.engine == "rapidocr" else 1.0):
                     unsure.add(i)
             for char, conf in alternatives:
-                support[i][char] = support[i].get(char, 0.0) + max(conf, 0.01)
-    for i, char in enumerate(base):
+                table[i][char] = max(table[i].get(char, 0.0), max(conf, 0.01))
+    support: list[dict[str, float]] = [{} for _ in range(vins.LENGTH)]
+    for table in per_opinion.values():
+        for i, place in enumerate(table):
+            for char, conf in place.items():
+                support[i][char] = support[i].get(char, 0.0) + conf
+    for i, char in enumerate(counted):
         support[i].setdefault(char, 0.01)
+    # the best supported character; where two are supported alike, the one more reads gave first
+    base = "".join(
+        max(place.items(), key=lambda item: (item[1], item[0] == counted[i]))[0]
+        for i, place in enumerate(support)
+    )
     opened = unsure | {i for i in range(vins.LENGTH) if len(firsts[i]) > 1}
     return base, support, opened
 
@@ -288,8 +304,10 @@ def vin_decide(
                 vin = _known_wmi(settled[0][0], found)
                 _store_vin(out, vin, "field3", min(1.0, 0.9 + 0.02 * settled[0][1]), found)
                 return found
-        if stage < 3:
-            found += more(stage)
+        if stage == 1:
+            found += more(OTHER_MODEL)
+        elif stage == 2:
+            found += more(OTHER_SCALE) + more(SECOND)
     if field3 is not None:
         decided = _by_field3(found, field3)
         if decided is not None:
@@ -421,42 +439,57 @@ def agreed(
     confirm: Callable[[Any], bool] | None = None,
     confirm_last: Callable[[Any], bool] | None = None,
 ) -> Any:
-    """A value two reads agree on ("agreement"), or one the form confirms ("confirmed": code
-    10 by P.3); a majority of the further reads otherwise ("majority"). Where no two reads
-    settle it, `confirm_last` (asked only then: it may cost a read of another field) names the
-    values the form allows: one read's value it allows is stored ("confirmed_by_5": J by the body
-    field 5 names), the reads' other values notwithstanding."""
+    """A value the form confirms ("confirmed": code 10 by P.3), or one two independent opinions
+    (_opinion: the other language model, the second engine, the cell recogniser; never the same
+    model at another scale, which repeats its misreads: a 5 read as 6 in a date at both scales)
+    give: "agreement" where no read gives another, "majority" where more opinions give it than
+    any other value. Where that settles nothing, `confirm_last` (asked only then: it may cost a
+    read of another field) names the values the form allows: one read's value it allows is
+    stored ("confirmed_by_5": J by the body field 5 names), the reads' other values
+    notwithstanding."""
     found = list(first)
     values = [v for r in found if (v := parse(r.text)) is not None]
     if values and confirm is not None and confirm(values[0]):
         out.take(code, values[0], "confirmed", 0.9)
         return values[0]
-    found += more(1)
-    values = [v for r in found if (v := parse(r.text)) is not None]
-    if len(values) == len(found) >= 2 and len(set(values)) == 1:  # every read so far alike
-        out.take(code, values[0], "agreement", 1.0)
-        return values[0]
-    found += more(2)
-    values = [v for r in found if (v := parse(r.text)) is not None]
-    counts = Counter(values).most_common(2)
-    if counts:
-        value, count = counts[0]
-        runner_up = counts[1][1] if len(counts) > 1 else 0
-        if count >= 2 and count > runner_up:
-            rule = "agreement" if count >= len(found) - 1 else "majority"
-            out.take(code, value, rule, min(1.0, 0.5 + 0.5 * count / len(found)))
+    found += more(OTHER_MODEL)
+    given = _given(found, parse)
+    if len(given) == 1 and len(next(iter(given.values()))) >= CODE_AGREEING:
+        value = next(iter(given))
+        out.take(code, value, "agreement", 1.0)
+        return value
+    found += more(OTHER_SCALE) + more(SECOND)
+    given = _given(found, parse)
+    ranked = sorted(given.items(), key=lambda item: len(item[1]), reverse=True)
+    if ranked:
+        value, said = ranked[0]
+        runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
+        if len(said) >= CODE_AGREEING and len(said) > runner_up:
+            rule = "agreement" if len(ranked) == 1 else "majority"
+            opinions = {_opinion(r) for r in found if r.text}
+            out.take(code, value, rule, min(1.0, 0.5 + 0.5 * len(said) / max(1, len(opinions))))
             return value
-    if values and confirm_last is not None:
-        allowed = {v for v in values if confirm_last(v)}
+    if given and confirm_last is not None:
+        allowed = {v for v in given if confirm_last(v)}
         if len(allowed) == 1:
             value = allowed.pop()
             out.take(code, value, "confirmed_by_5", 0.85)
             return value
-    if not values:
+    if not given:
         out.leave(code, "unread" if not any(r.text for r in found) else "invalid")
     else:
         out.leave(code, "unsure")
     return None
+
+
+def _given(found: Sequence[Read], parse: Callable[[str], Any]) -> dict[Any, set[str]]:
+    """Per value the reads give, the opinions (_opinion) that gave it."""
+    given: dict[Any, set[str]] = {}
+    for r in found:
+        value = parse(r.text)
+        if value is not None:
+            given.setdefault(value, set()).add(_opinion(r))
+    return given
 
 
 def _folded(value: Any) -> str:
@@ -528,7 +561,7 @@ def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     (_opinion) come close to, no read to another, one of them printing it letter for letter.
     The closeness mends a misread letter ("MERGEDES BENZ"); on its own it made names of
     fragments: one read's "KA" became KIA for a SKODA, "Stat" and "sıar" SEAT for a FIAT."""
-    found = list(first) + more(2)
+    found = list(first) + more(OTHER_MODEL) + more(SECOND)
     said = _said(found, parse)
     key = said.only()
     if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and key in said.literal:
@@ -547,7 +580,7 @@ def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     majority: the German and English models read AMATIC where RapidOCR read 4MATIC, the German
     model and RapidOCR "Enyag" where the English one read "Enyaq". Never the ground of another
     decision."""
-    found = list(first) + more(2)
+    found = list(first) + more(OTHER_MODEL) + more(SECOND)
     said = _said(found, parse)
     key = said.only()
     if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and said.sureness[key] >= TEXT_SURE:

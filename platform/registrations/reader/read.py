@@ -112,18 +112,27 @@ def first_read(code: str, image: np.ndarray) -> list[Read]:
     return [tesseract(code, image, SCALES[0])]
 
 
+OTHER_MODEL, OTHER_SCALE, SECOND = 1, 2, 3  # the stages of more_reads
+
+
 def more_reads(code: str, image: np.ndarray, stage: int) -> list[Read]:
-    """Independent opinions for a field the reads so far did not settle, cheapest first:
-    stage 1 the other scale; stage 2 the other language model (its own training data) and the
-    second engine."""
-    if stage == 1:
-        if code in SINGLE:
+    """Further reads of a field the reads so far did not settle, by stage: OTHER_MODEL the other
+    language model (its own training data: an independent opinion, decide._opinion),
+    OTHER_SCALE the same model at the other scale (not independent: it repeats most of its
+    misreads, but reads a crop its first scale missed), SECOND the second engine. A one-character
+    field (field 3): its plain crop, then the other model, then the second engine."""
+    whitelist, lang = FIELDS[code]
+    other = "deu" if lang == "eng" else "eng"
+    if code in SINGLE:
+        if stage == OTHER_MODEL:
             return [tesseract(code, image, SINGLE_SCALES[0])]
+        if stage == OTHER_SCALE:
+            return [tesseract(code, image, SCALES[0], other)]
+    elif stage == OTHER_MODEL:
+        return [tesseract(code, image, SCALES[0], other)]
+    elif stage == OTHER_SCALE:
         return [tesseract(code, image, scale) for scale in SCALES[1:]]
-    other = "deu" if FIELDS[code][1] == "eng" else "eng"
-    reads = [tesseract(code, image, SCALES[0], other)]
-    if code in SECOND_ENGINE:
+    if stage == SECOND and code in SECOND_ENGINE:
         found = second(image)
-        if found is not None:
-            reads.append(found)
-    return reads
+        return [found] if found is not None else []
+    return []

@@ -90,8 +90,11 @@ CHOICE_MARGIN = 1.4
 PLACE_SURE = 0.9
 ALTERNATIVE_MIN = 0.05  # an engine's alternative counts from this confidence
 RAPID_WEIGHT = 0.9  # RapidOCR gives no per-character confidence: its read counts as a sure one
-DATE_AGREEING = 2  # a date needs two reads that agree (or one that B <= I <= today closes)
-CODE_AGREEING = 2  # code 10 and J likewise
+# a date, code 10, J, 2.1 and the plate need this many independent opinions giving the value
+# (Tesseract's two language models, RapidOCR, the cell recogniser; one model at its two scales
+# is one opinion): on dev documents of the tuned families (seeds 70000+, 72 pdf, phone and
+# poor photos) the English model read a date's 5 as 6 at both scales, B and I stored wrong
+CODE_AGREEING = 2
 # a free text (D.3, the holder's names) is stored when every character of its read is this sure
 # (Tesseract's own confidence); a photo's misread names measured 0.3-0.8 at their worst place
 TEXT_SURE = 0.9

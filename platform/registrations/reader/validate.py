@@ -139,13 +139,17 @@ def body_classes(texts: list[str]) -> tuple[str, ...] | None:
     return BODIES[named.pop()] if len(named) == 1 else None
 
 
+# a printer's dotted or slashed zero as the engines read it
+ZERO_READS = "0" + ZERO_MISREADS + "3"
+
+
 def energy_code(text: str) -> str | None:
     """Code 10: four digits, a known code. Every KBA energy code starts with two zeros (0001
-    Benzin ... 0040): a read of four digits whose first two are not zeros misread them (a
-    dotted or slashed zero read as 8, 9, 6 or 3), so they count as the zeros they must be; the
-    two digits that tell the code apart are taken only as read."""
+    Benzin ... 0040): a read of four digits whose first two are a dotted or slashed zero's
+    misreads (8, 9, 6 or 3) counts them as the zeros they must be; any other digit there ("4518"
+    from a smudge) is no code. The two digits that tell the code apart are taken only as read."""
     digits = re.sub(r"[^0-9]", "", text.upper().translate(ZERO_LOOKALIKES))
-    if len(digits) != 4:
+    if len(digits) != 4 or any(digit not in ZERO_READS for digit in digits[:2]):
         return None
     code = "00" + digits[2:]
     return code if code in KNOWN_CODES else None
