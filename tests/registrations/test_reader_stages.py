@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -103,6 +104,29 @@ def test_each_field_is_cut_once_per_page(monkeypatch: pytest.MonkeyPatch) -> Non
     assert reading.is_zlb
     assert "E" in cut and "B" in cut
     assert len(cut) == len(set(cut)), sorted(cut)
+
+
+def test_a_page_registered_a_row_off_is_read_from_its_own_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the form's rows repeat every 4.09 mm: a registration a whole row off reads the row below
+    # as the VIN (a phone photo read D.1's HYUNDAI there); the page is tried a row up and down
+    import registrations.reader as reader
+
+    image, expected = scanned(9, FAMILIES[0])
+    straight = reader.straighten(image)
+    right = document_read(image)
+
+    def one_row_off(picture: Image.Image) -> find.Straightened:
+        flat = straight.flat if straight.flat is not None else find.flatten_light(straight.image)
+        page, moved_flat = reader._rows_moved(straight, flat, -1)
+        return replace(page, flat=moved_flat)
+
+    monkeypatch.setattr(reader, "straighten", one_row_off)
+    reading = document_read(image)
+
+    assert reading.vin == expected["E"] and reading.first_registration == right.first_registration
+    assert reading.decided_by["E"] == right.decided_by["E"]
+    # the review's crops are where the values are on the picture, as without the detour
+    assert reading.boxes["E"] == pytest.approx(right.boxes["E"], abs=0.002)
 
 
 def test_a_town_touching_the_date_under_it_is_cut_apart() -> None:

@@ -17,8 +17,10 @@ ruled panels or with a veto is refused before any field is read.
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from typing import Any
 
+import cv2
 import numpy as np
 from django.utils import timezone
 from PIL import Image
@@ -27,11 +29,11 @@ from registrations import errors
 from registrations import vin as vins
 from registrations.errors import ScanRejected
 
-from . import decide, glyphs, layout, locate, read, recognise, validate
+from . import decide, find, glyphs, layout, locate, read, recognise, validate
 from .find import Straightened, flatten_light, straighten
 from .layout import HOLDER_FIELDS
 from .reading import Reading
-from .thresholds import BLURRED, GRID_NONE, LEGIBLE, MIN_MARKS, MIN_WORDS_READABLE
+from .thresholds import BLURRED, GRID_NONE, LEGIBLE, MIN_MARKS, MIN_WORDS_READABLE, ROW_SHIFT_FITS, ROW_SHIFTS
 from .validate import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, vin_valid
 
 __all__ = [
@@ -180,6 +182,65 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
     return out, locate.legibility(list(located.values())), patterns
 
 
+def _looks_right(flat: Any, today: datetime.date) -> int:
+    """How many of E, B and 10 show their value's form on one cheap read each (a VIN's length,
+    a date, an energy code): a page registered a row off shows another row's values there."""
+    ink = locate.ink_layer(flat)
+    forms = {
+        "E": lambda text: abs(len(validate.vin_text(text)) - vins.LENGTH) <= 1,
+        "B": lambda text: validate.date(text, today) is not None,
+        "10": lambda text: validate.energy_code(text) is not None,
+    }
+    count = 0
+    for code, form in forms.items():
+        found = locate.value(ink, code)
+        if found is not None and form(read.tesseract(code, found.image, read.SCALES[0]).text):
+            count += 1
+    return count
+
+
+def _rows_moved(page: Straightened, flat: Any, rows: int) -> tuple[Straightened, Any]:
+    """The page moved down by `rows` of the data panels' pitch (up where negative): the form's
+    rows repeat every 4.09 mm, and a registration one row off reads every value from its
+    neighbour's row."""
+    dy = rows * layout.ROW_PITCH * find.PX_PER_MM
+    move = np.array([[1.0, 0, 0], [0, 1.0, dy], [0, 0, 1.0]])
+    size = (flat.shape[1], flat.shape[0])
+
+    def moved(picture: Any) -> Any:
+        return cv2.warpAffine(
+            picture, move[:2], size, flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE
+        )
+
+    to_page = move @ page.to_page if page.to_page is not None else None
+    return replace(page, image=moved(page.image), flat=None, to_page=to_page), moved(flat)
+
+
+def _fields_by_rows(
+    page: Straightened, flat: Any, today: datetime.date
+) -> tuple[Straightened, decide.Decided, float, int]:
+    """The fields read where the registration put the form; where none of E, B and 10 came out,
+    the page is tried a row up and down (ROW_SHIFTS) and read there when clearly more of them
+    show their value's form."""
+    out, legible, patterns = _fields(flat, today)
+    if patterns or page.to_page is None:
+        return page, out, legible, patterns
+    here = _looks_right(flat, today)
+    best: tuple[int, Straightened, Any] | None = None
+    for rows in ROW_SHIFTS:
+        shifted, shifted_flat = _rows_moved(page, flat, rows)
+        fits = _looks_right(shifted_flat, today)
+        if fits >= ROW_SHIFT_FITS and fits > here and (best is None or fits > best[0]):
+            best = (fits, shifted, shifted_flat)
+    if best is None:
+        return page, out, legible, patterns
+    _, shifted, shifted_flat = best
+    moved_out, moved_legible, moved_patterns = _fields(shifted_flat, today)
+    if moved_patterns > patterns:
+        return shifted, moved_out, moved_legible, moved_patterns
+    return page, out, legible, patterns
+
+
 def document_read(image: Image.Image) -> Reading:
     """The page found and straightened, then decided on what costs least first."""
     if recognise.marks(image) < MIN_MARKS:
@@ -199,7 +260,7 @@ def document_read(image: Image.Image) -> Reading:
         kind = recognise.veto(recognise.outside_text(image, page.quad))
     if not seen.possible or kind is not None:
         return _refused(image, page.grid, seen.score, kind, page)
-    out, legible, patterns = _fields(flat, timezone.localdate())
+    page, out, legible, patterns = _fields_by_rows(page, flat, timezone.localdate())
     score = seen.score + patterns
     if not out.values.keys() & {"E", "B", "10"} and (
         legible < LEGIBLE or recognise.sharpness(page) < BLURRED

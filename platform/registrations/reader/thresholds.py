@@ -18,6 +18,14 @@ GRID_SURE = 0.4  # the ruling alone says ZB I (with no veto)
 GRID_WEAK = 0.25
 GRID_NONE = 0.12  # below: no ruled panel here at all, nothing to locate
 
+# The form's rows repeat every 4.09 mm: a phone photo's registration can land a whole row off
+# (dev documents of the tuned families, seeds 70000+: 4 of 24 phone photos read D.1's value
+# as the VIN, another row's as B and 10). Where none of E, B, 10 is read, the page is tried a row
+# up and down, and read there where at least ROW_SHIFT_FITS of them show their value's form on
+# one read each, more than where the registration put the form.
+ROW_SHIFTS = (1, -1)
+ROW_SHIFT_FITS = 2
+
 # -- recognise (recognise.py) ---------------------------------------------------------------
 MIN_MARKS = 20  # fewer character-sized marks: a blank, dark or empty photo (IMGC003)
 MIN_WORDS_READABLE = 12  # a page with fewer words than this is too little to tell (IMGC003)
