@@ -69,10 +69,6 @@ window.__storyId = new URLSearchParams(location.search).get('id');
   channel.on('storyThrewException', (e) => { window.__story = 'threw: ' + (e && e.message); });
   channel.on('playFunctionThrewException', (e) => { window.__story = 'play failed: ' + (e && e.message); });
   channel.on('storyMissing', () => { window.__story = 'missing'; });
-  // The story before is unmounted now, the next one not yet loaded: what the one before wrote
-  // into the browser's storage while it went (a draft saved on unmount) is gone, as it would be
-  // with a new page.
-  channel.on('storyChanged', () => { localStorage.clear(); sessionStorage.clear(); });
 })();
 """
 # The next story on a page that shows one already: Storybook's own test-runner switches stories
@@ -85,6 +81,19 @@ SWITCH = """(id) => {
   window.__storyId = id;
   window.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId: id, viewMode: 'story' });
 }"""
+# A story done is unmounted at once (Storybook's own teardown of it, which the switch would do
+# later; doing it twice is harmless): a page kept for the next story runs none of its timers
+# (a countdown that ends in a redirect, a chart that measures again after the viewport is reset)
+# while it waits. Not while Storybook is still busy with the story: its teardown would then
+# reload the page, and the page is closed instead.
+TEARDOWN = """async () => {
+  const render = window.__STORYBOOK_PREVIEW__ && window.__STORYBOOK_PREVIEW__.currentRender;
+  if (!render || render.isPending()) return false;
+  await render.teardown();
+  return true;
+}"""
+# A kept page still holds the preview that tore its story down (no story navigated it away).
+TORN_DOWN = "() => Boolean(window.__STORYBOOK_PREVIEW__?.currentRender?.torndown)"
 
 
 # Storybook's accessibility addon runs axe on every story it shows, after the story is rendered
@@ -176,11 +185,11 @@ def chromium() -> Iterator[Browser]:
 class StoryPages:
     """The stories' pages, in one browser context per viewport kept for the whole file (the
     context's HTTP and code caches keep Storybook's scripts, MSW's service worker stays
-    installed). A page that showed a story shows the next one at the same viewport and globals
-    (SWITCH), rather than a new page loading and starting Storybook's preview again: about
-    a second of a page's CPU per story. What a story could leave for the next is cleared or
-    reset (cookies, local and session storage, the viewport, the scroll position), and every
-    page starts at the fixed clock.
+    installed). A page that showed a story, torn down when done (TEARDOWN), shows the next one
+    at the same viewport and globals (SWITCH), rather than a new page loading and starting
+    Storybook's preview again: about a second of a page's CPU per story. What a story could
+    leave for the next is cleared or reset (cookies, local and session storage, the viewport,
+    the scroll position), and every page starts at the fixed clock.
 
     A page is closed instead, and the next story gets a new one, where a story may have left
     more than that:
@@ -192,7 +201,8 @@ class StoryPages:
     - a request still open (a loading story's answer never comes): the app's module state
       counts it (the portal's progress bar would show in the next story), and its end would be
       heard in the next story;
-    - a story that failed, or a page that did not switch: whatever went wrong stays with it;
+    - a story that failed, or Storybook still busy with it, or a page no longer on the preview
+      (a story's timer navigated it away): whatever went wrong stays with it;
     - after REUSES stories: the styles each story's theme added stay in the page's head.
     """
 
@@ -212,8 +222,12 @@ class StoryPages:
         key = (viewport["width"], viewport["height"], globals_)
         if key in self.kept:
             page, count = self.kept.pop(key)
-            self.shown[page] = (key, count)
-            return page
+            with contextlib.suppress(PlaywrightError):
+                if page.evaluate(TORN_DOWN):
+                    self.shown[page] = (key, count)
+                    return page
+            del self.open_requests[page]
+            page.close()
         if key[:2] not in self.contexts:
             self.contexts[key[:2]] = _context(self.browser, viewport)
         page = self.contexts[key[:2]].new_page()
@@ -238,12 +252,17 @@ class StoryPages:
     def leave(self, page: Page, *, reuse: bool) -> None:
         """The story is done: the page is cleaned and kept for the next one, or closed."""
         key, count = self.shown.pop(page)
+        torn_down = False
+        with contextlib.suppress(PlaywrightError):
+            torn_down = page.evaluate(TEARDOWN) is True
+        reuse = reuse and torn_down and count < self.REUSES and not self.open_requests[page]
         with contextlib.suppress(PlaywrightError):
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.context.clear_cookies()
-        if reuse and count < self.REUSES and not self.open_requests[page]:
+        if reuse:
             with contextlib.suppress(PlaywrightError):
-                # Back to the context's own viewport: the next story renders there first.
+                # Back to the context's own viewport (the story is gone): the next story renders
+                # there first.
                 page.set_viewport_size({"width": key[0], "height": key[1]})
                 self.kept[key] = (page, count)
                 return
