@@ -31,6 +31,7 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Page,
+    Request,
     Response,
     ViewportSize,
     sync_playwright,
@@ -54,19 +55,45 @@ SHOTS = ROOT / "var" / "storybook-shots"
 # Every picture taken, kept to look at (a PNG written per picture: some 0.1 s each, 470 a run).
 KEEP_SHOTS = os.environ.get("STORYBOOK_SHOTS") == "1"
 
-# Storybook's channel tells when a story (and its play function) is done, or how it failed.
+# Storybook's channel tells when a story (and its play function) is done, or how it failed. A
+# page shows one story after another (StoryPages below): the story awaited is named in
+# `window.__storyId` (first the address's), and only its own `storyRendered` counts.
 WATCH = """
 window.__story = 'pending';
+window.__storyId = new URLSearchParams(location.search).get('id');
 (function attach() {
   const channel = window.__STORYBOOK_ADDONS_CHANNEL__;
   if (!channel) return setTimeout(attach, 10);
-  channel.on('storyRendered', () => { if (window.__story === 'pending') window.__story = 'rendered'; });
+  channel.on('storyRendered', (id) => { if (window.__story === 'pending' && id === window.__storyId) window.__story = 'rendered'; });
   channel.on('storyErrored', (e) => { window.__story = 'errored: ' + (e && e.title) + ' ' + (e && e.description); });
   channel.on('storyThrewException', (e) => { window.__story = 'threw: ' + (e && e.message); });
   channel.on('playFunctionThrewException', (e) => { window.__story = 'play failed: ' + (e && e.message); });
   channel.on('storyMissing', () => { window.__story = 'missing'; });
 })();
 """
+# The next story on a page that shows one already: Storybook's own test-runner switches stories
+# so, through the preview's channel, instead of loading the preview (some 2 MB of scripts) again.
+# Storybook unmounts the story before (its React root, and with it the story's providers, its
+# React Query client included), runs the next one's loaders (MSW's handlers for it) and play
+# function, and scrolls to the top.
+SWITCH = """(id) => {
+  window.__story = 'pending';
+  window.__storyId = id;
+  window.__STORYBOOK_ADDONS_CHANNEL__.emit('setCurrentStory', { storyId: id, viewMode: 'story' });
+}"""
+# A story done is unmounted at once (Storybook's own teardown of it, which the switch would do
+# later; doing it twice is harmless): a page kept for the next story runs none of its timers
+# (a countdown that ends in a redirect, a chart that measures again after the viewport is reset)
+# while it waits. Not while Storybook is still busy with the story: its teardown would then
+# reload the page, and the page is closed instead.
+TEARDOWN = """async () => {
+  const render = window.__STORYBOOK_PREVIEW__ && window.__STORYBOOK_PREVIEW__.currentRender;
+  if (!render || render.isPending()) return false;
+  await render.teardown();
+  return true;
+}"""
+# A kept page still holds the preview that tore its story down (no story navigated it away).
+TORN_DOWN = "() => Boolean(window.__STORYBOOK_PREVIEW__?.currentRender?.torndown)"
 
 
 # Storybook's accessibility addon runs axe on every story it shows, after the story is rendered
@@ -156,27 +183,90 @@ def chromium() -> Iterator[Browser]:
 
 
 class StoryPages:
-    """A new page per story in one browser context per viewport, kept for the whole file: the
-    context's HTTP and code caches keep Storybook's scripts (some 2 MB, loaded and compiled
-    again for every story in a context of its own) and MSW's service worker stays installed.
-    What a story could leave for the next (cookies, local and session storage) is cleared when
-    its page closes; every page still starts at the fixed clock and its context's viewport."""
+    """The stories' pages, in one browser context per viewport kept for the whole file (the
+    context's HTTP and code caches keep Storybook's scripts, MSW's service worker stays
+    installed). A page that showed a story, torn down when done (TEARDOWN), shows the next one
+    at the same viewport and globals (SWITCH), rather than a new page loading and starting
+    Storybook's preview again: about a second of a page's CPU per story. What a story could
+    leave for the next is cleared or reset (cookies, local and session storage, the viewport,
+    the scroll position), and every page starts at the fixed clock.
 
-    def __init__(self, browser: Browser) -> None:
+    A page is closed instead, and the next story gets a new one, where a story may have left
+    more than that:
+    - a story with a play function: it typed and clicked, and the page remembers how the
+      visitor last acted (Chromium's `:focus-visible` for a focus set by script, and the app's
+      input modality): the next story's title, focused on arrival, would show a focus ring;
+      the app's module state a play function reaches (a verified mail link's key, a CSRF call)
+      stays too;
+    - a request still open (a loading story's answer never comes): the app's module state
+      counts it (the portal's progress bar would show in the next story), and its end would be
+      heard in the next story;
+    - a story that failed, or Storybook still busy with it, or a page no longer on the preview
+      (a story's timer navigated it away): whatever went wrong stays with it;
+    - after REUSES stories: the styles each story's theme added stay in the page's head.
+    """
+
+    REUSES = 30
+
+    def __init__(self, browser: Browser, storybook_url: str) -> None:
         self.browser = browser
+        self.storybook_url = storybook_url
         self.contexts: dict[tuple[int, int], BrowserContext] = {}
+        # The page ready for the next story, by viewport and globals, with the stories it showed.
+        self.kept: dict[tuple[int, int, str], tuple[Page, int]] = {}
+        self.shown: dict[Page, tuple[tuple[int, int, str], int]] = {}
+        self.open_requests: dict[Page, set[Request]] = {}
 
-    def open(self, viewport: ViewportSize) -> Page:
-        key = (viewport["width"], viewport["height"])
-        if key not in self.contexts:
-            self.contexts[key] = _context(self.browser, viewport)
-        return self.contexts[key].new_page()
+    def open(self, viewport: ViewportSize, globals_: str = "") -> Page:
+        """A page for a story at this viewport and globals: the one kept, or a new one."""
+        key = (viewport["width"], viewport["height"], globals_)
+        if key in self.kept:
+            page, count = self.kept.pop(key)
+            with contextlib.suppress(PlaywrightError):
+                if page.evaluate(TORN_DOWN):
+                    self.shown[page] = (key, count)
+                    return page
+            del self.open_requests[page]
+            page.close()
+        if key[:2] not in self.contexts:
+            self.contexts[key[:2]] = _context(self.browser, viewport)
+        page = self.contexts[key[:2]].new_page()
+        page.add_init_script(WATCH)
+        requests: set[Request] = set()
+        page.on("request", lambda request: requests.add(request))
+        page.on("requestfinished", lambda request: requests.discard(request))
+        page.on("requestfailed", lambda request: requests.discard(request))
+        self.open_requests[page] = requests
+        self.shown[page] = (key, 0)
+        return page
 
-    @staticmethod
-    def leave(page: Page) -> None:
+    def show(self, page: Page, story_id: str) -> None:
+        """The story on the page: switched to on a page that showed one, else loaded."""
+        key, count = self.shown[page]
+        if count:
+            page.evaluate(SWITCH, story_id)
+        else:
+            page.goto(story_address(self.storybook_url, story_id, key[2]))
+        self.shown[page] = (key, count + 1)
+
+    def leave(self, page: Page, *, reuse: bool) -> None:
+        """The story is done: the page is cleaned and kept for the next one, or closed."""
+        key, count = self.shown.pop(page)
+        torn_down = False
+        with contextlib.suppress(PlaywrightError):
+            torn_down = page.evaluate(TEARDOWN) is True
+        reuse = reuse and torn_down and count < self.REUSES and not self.open_requests[page]
         with contextlib.suppress(PlaywrightError):
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         page.context.clear_cookies()
+        if reuse:
+            with contextlib.suppress(PlaywrightError):
+                # Back to the context's own viewport (the story is gone): the next story renders
+                # there first.
+                page.set_viewport_size({"width": key[0], "height": key[1]})
+                self.kept[key] = (page, count)
+                return
+        del self.open_requests[page]
         page.close()
 
     def close(self) -> None:
@@ -185,8 +275,8 @@ class StoryPages:
 
 
 @pytest.fixture(scope="module")
-def story_pages(chromium: Browser) -> Iterator[StoryPages]:
-    pages = StoryPages(chromium)
+def story_pages(chromium: Browser, storybook_url: str) -> Iterator[StoryPages]:
+    pages = StoryPages(chromium, storybook_url)
     yield pages
     pages.close()
 
@@ -200,10 +290,9 @@ def test_there_is_a_story_for_every_screen() -> None:
 
 
 @pytest.mark.parametrize("story", STORIES, ids=[str(s["id"]) for s in STORIES])
-def test_the_story_renders_cleanly(
-    story: dict[str, object], storybook_url: str, story_pages: StoryPages
-) -> None:
+def test_the_story_renders_cleanly(story: dict[str, object], story_pages: StoryPages) -> None:
     page = story_pages.open(DESKTOP if _is_desktop(story) else PHONE)
+    reuse = False
     errors: list[str] = []
     looks: list[str] = []
 
@@ -217,12 +306,14 @@ def test_the_story_renders_cleanly(
         if message.type == "error" and not message.text.startswith("Failed to load resource"):
             errors.append(message.text)
 
+    def on_pageerror(error: PlaywrightError) -> None:
+        errors.append(str(error))
+
     page.on("response", on_response)
     page.on("console", on_console)
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.add_init_script(WATCH)
+    page.on("pageerror", on_pageerror)
     try:
-        page.goto(story_address(storybook_url, str(story["id"])))
+        story_pages.show(page, str(story["id"]))
         page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
         state = page.evaluate("() => window.__story")
         assert state == "rendered", state
@@ -259,8 +350,13 @@ def test_the_story_renders_cleanly(
             if width in PICTURE_WIDTHS:
                 looks.append(compare_look(page, f"{story['id']}--{PICTURE_WIDTHS[width]}"))
         assert errors == [], errors
+        reuse = "play-fn" not in (story.get("tags") or [])  # type: ignore[operator]
     finally:
-        story_pages.leave(page)
+        # The next story's messages are its own.
+        page.remove_listener("response", on_response)
+        page.remove_listener("console", on_console)
+        page.remove_listener("pageerror", on_pageerror)
+        story_pages.leave(page, reuse=reuse)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
@@ -436,13 +532,13 @@ SCREEN_ARRIVED = """() => Boolean(document.querySelector('#storybook-root h1'))
 @pytest.mark.parametrize("kind", KIND_VARIANTS)
 @pytest.mark.parametrize("story_id", KIND_STORIES)
 def test_the_story_looks_like_its_baseline_in_another_kind(
-    story_id: str, kind: str, storybook_url: str, story_pages: StoryPages
+    story_id: str, kind: str, story_pages: StoryPages
 ) -> None:
-    page = story_pages.open(PHONE)
-    page.add_init_script(WATCH)
+    page = story_pages.open(PHONE, f"theme:{kind}")
     looks: list[str] = []
+    reuse = False
     try:
-        page.goto(story_address(storybook_url, story_id, f"theme:{kind}"))
+        story_pages.show(page, story_id)
         page.wait_for_function("() => window.__story !== 'pending'", timeout=30_000)
         assert page.evaluate("() => window.__story") == "rendered"
         # a lazy screen may still be arriving (its spinner): every key screen has its title.
@@ -453,8 +549,9 @@ def test_the_story_looks_like_its_baseline_in_another_kind(
         page.set_viewport_size(LAYOUT_WIDTHS["1440"])
         page.evaluate(QUIET)
         looks.append(compare_look(page, f"{kind}--{story_id}--desktop"))
+        reuse = True
     finally:
-        story_pages.leave(page)
+        story_pages.leave(page, reuse=reuse)
     changed = [look for look in looks if look]
     assert changed == [], "\n".join(changed)
 
