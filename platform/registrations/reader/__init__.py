@@ -199,10 +199,10 @@ def _looks_right(flat: Any, today: datetime.date) -> int:
     return count
 
 
-def _rows_moved(page: Straightened, flat: Any, rows: int) -> tuple[Straightened, Any]:
-    """The page moved down by `rows` of the data panels' pitch (up where negative): the form's
-    rows repeat every 4.09 mm, and a registration one row off reads every value from its
-    neighbour's row."""
+def _rows_moved(page: Straightened, flat: Any, rows: int) -> Straightened:
+    """The page (and its flattened copy `flat`) moved down by `rows` of the data panels' pitch
+    (up where negative): the form's rows repeat every 4.09 mm, and a registration one row off
+    reads every value from its neighbour's row."""
     dy = rows * layout.ROW_PITCH * find.PX_PER_MM
     move = np.array([[1.0, 0, 0], [0, 1.0, dy], [0, 0, 1.0]])
     size = (flat.shape[1], flat.shape[0])
@@ -213,7 +213,7 @@ def _rows_moved(page: Straightened, flat: Any, rows: int) -> tuple[Straightened,
         )
 
     to_page = move @ page.to_page if page.to_page is not None else None
-    return replace(page, image=moved(page.image), flat=None, to_page=to_page), moved(flat)
+    return replace(page, image=moved(page.image), flat=moved(flat), to_page=to_page)
 
 
 def _fields_by_rows(
@@ -226,16 +226,16 @@ def _fields_by_rows(
     if patterns or page.to_page is None:
         return page, out, legible, patterns
     here = _looks_right(flat, today)
-    best: tuple[int, Straightened, Any] | None = None
+    best: tuple[int, Straightened] | None = None
     for rows in ROW_SHIFTS:
-        shifted, shifted_flat = _rows_moved(page, flat, rows)
-        fits = _looks_right(shifted_flat, today)
+        shifted = _rows_moved(page, flat, rows)
+        fits = _looks_right(shifted.flat, today)
         if fits >= ROW_SHIFT_FITS and fits > here and (best is None or fits > best[0]):
-            best = (fits, shifted, shifted_flat)
+            best = (fits, shifted)
     if best is None:
         return page, out, legible, patterns
-    _, shifted, shifted_flat = best
-    moved_out, moved_legible, moved_patterns = _fields(shifted_flat, today)
+    shifted = best[1]
+    moved_out, moved_legible, moved_patterns = _fields(shifted.flat, today)
     if moved_patterns > patterns:
         return shifted, moved_out, moved_legible, moved_patterns
     return page, out, legible, patterns

@@ -512,17 +512,19 @@ def _sure(r: Read) -> float:
 @dataclass
 class _Said:
     """What the reads of a free text or a name say: per value (as compared: _folded) the models
-    that gave it, its spellings and the surest read of it."""
+    that gave it, the spelling it is stored in and the surest read of it."""
 
     opinions: dict[str, set[str]] = field(default_factory=dict)
-    spellings: dict[str, Counter[Any]] = field(default_factory=dict)
+    # the first spelling given, the German model's where it gave one (_said asks it first: it
+    # reads umlauts, the English model and RapidOCR drop them)
+    spellings: dict[str, Any] = field(default_factory=dict)
     sureness: dict[str, float] = field(default_factory=dict)
     literal: set[str] = field(default_factory=set)  # values some read printed letter for letter
 
     def add(self, r: Read, value: Any) -> None:
         key = _folded(value)
         self.opinions.setdefault(key, set()).add(_opinion(r))
-        self.spellings.setdefault(key, Counter())[value] += 1
+        self.spellings.setdefault(key, value)
         self.sureness[key] = max(self.sureness.get(key, 0.0), _sure(r))
         if key and key in _folded(r.text):
             self.literal.add(key)
@@ -530,11 +532,6 @@ class _Said:
     def only(self) -> str | None:
         """The one value every read that gave one gave (None where two reads differ)."""
         return next(iter(self.opinions)) if len(self.opinions) == 1 else None
-
-    def spelling(self, key: str) -> Any:
-        """The value as stored: the first spelling given, the German model's where it gave one
-        (_said asks it first: it reads umlauts, the English model and RapidOCR drop them)."""
-        return next(iter(self.spellings[key]))
 
 
 def _said(found: Sequence[Read], parse: Callable[[str], Any]) -> _Said:
@@ -565,7 +562,7 @@ def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     said = _said(found, parse)
     key = said.only()
     if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and key in said.literal:
-        value = said.spelling(key)
+        value = said.spellings[key]
         out.take(code, value, "known_name", 0.9)
         return value
     _left(code, found, said, out, "unknown")
@@ -584,7 +581,7 @@ def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     said = _said(found, parse)
     key = said.only()
     if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and said.sureness[key] >= TEXT_SURE:
-        value = said.spelling(key)
+        value = said.spellings[key]
         out.take(code, value, "agreement", said.sureness[key])
         return value
     _left(code, found, said, out, "invalid")
