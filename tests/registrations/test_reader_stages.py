@@ -127,6 +127,34 @@ def test_a_page_registered_a_row_off_is_read_from_its_own_rows(monkeypatch: pyte
     assert reading.boxes["E"] == pytest.approx(right.boxes["E"], abs=0.002)
 
 
+def test_free_texts_are_not_stored_on_a_page_no_value_of_fixed_form_anchors(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a registration off by more than a row read the make as the holder's name and the body as
+    # D.3: where none of E, B, 10 and J came out, the free texts are left for review
+    import registrations.reader as reader
+
+    image, expected = scanned(11, FAMILIES[0])
+    right = document_read(image)
+    assert right.holder_name == expected["C1.1"]
+    straight = reader.straighten(image)
+
+    def anchors_blank(picture: Image.Image) -> find.Straightened:
+        flat = (straight.flat if straight.flat is not None else find.flatten_light(straight.image)).copy()
+        for code in reader.ANCHORS:
+            x0, y0, x1, y1 = layout.value_box(code)
+            flat[round(y0 * 10) - 5 : round(y1 * 10) + 5, round(x0 * 10) - 5 : round(x1 * 10) + 5] = 1.0
+        return reader.replace(straight, flat=flat)
+
+    monkeypatch.setattr(reader, "straighten", anchors_blank)
+    reading = document_read(image)
+
+    assert reading.is_zlb and reading.vin is None
+    assert reading.holder_name is None and reading.model is None
+    assert {reading.decided_by[code] for code in ("C1.1", "C1.2", "D.3")} == {"unanchored"}
+    assert reading.make == right.make  # a known name is checked by its list
+
+
 def test_a_town_touching_the_date_under_it_is_cut_apart() -> None:
     # the issuing town's "g" reaches down into the date's "2": one mark too tall for a character
     char = round(locate.CHAR)
@@ -460,6 +488,67 @@ def test_field3_choice_never_changes_a_place_every_read_gave_surely() -> None:
     )
     assert out.values["E"] == VIN[:place] + alternative + VIN[place + 1 :]
     assert out.decided_by["E"] in ("field3_choice", "field3")
+
+
+def test_field3_choice_needs_whole_reads_of_two_opinions() -> None:
+    # a phone photo's crop lost the VIN's first character: every line read has 16; the cells,
+    # cut for 17 whatever the crop holds, are the only whole read, unsure at a place whose
+    # alternative agrees with field 3. Their read is no frame to choose in
+    place = 12
+    misread = next(
+        c
+        for c in "0123456789ABCDEFGHJKLMNPRSTUVWXYZ"
+        if c != VIN[place]
+        and vins.kba_check_digit(VIN[:place] + c + VIN[place + 1 :]) != FIELD3
+        and vins.plausible(VIN[:place] + c + VIN[place + 1 :])[0]
+    )
+    cells = Read(
+        VIN[:place] + misread + VIN[place + 1 :],
+        tuple(((misread, 0.5), (c, 0.45)) if i == place else ((c, 0.99),) for i, c in enumerate(VIN)),
+        glyphs.ENGINE,
+    )
+    short = [_read(VIN[1:]), _read(VIN[1:], "tesseract-deu@1.5")]
+    out = decide.Decided()
+    decide.vin_decide([cells, *short], _no_more, FIELD3, out)
+    assert "E" not in out.values
+    # one whole line read beside the cells: the choice is made among both
+    out = decide.Decided()
+    decide.vin_decide(
+        [cells, _read(VIN[:place] + misread + VIN[place + 1 :], "rapidocr")], _no_more, FIELD3, out
+    )
+    assert out.values["E"] == VIN and out.decided_by["E"] == "field3_choice"
+
+
+def test_without_field3_one_model_at_two_scales_is_one_opinion() -> None:
+    # a held-out PDF: the English model reads G for a 6 at both its scales, the cells and
+    # RapidOCR read 6, the German model reads another VIN: two opinions against one
+    six = "ZFAZA6J45NGT44110"
+    gee = six[:5] + "G" + six[6:]
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(gee), _glyph(six, 0.7)],
+        lambda stage: {
+            1: [_read("ZFAZAGJASNGT44110", "tesseract-deu@1.5")],
+            2: [_read(gee, "tesseract-eng@1.0")],
+            3: [_read(six, "rapidocr")],
+        }.get(stage, []),
+        None,
+        out,
+    )
+    assert out.values["E"] == six and out.decided_by["E"] == "agreement"
+    # the German model reads G too: two opinions each, and a tie of opinions settles nothing
+    out = decide.Decided()
+    decide.vin_decide(
+        [_read(gee), _glyph(six, 0.7)],
+        lambda stage: {
+            1: [_read(gee, "tesseract-deu@1.5")],
+            2: [_read(gee, "tesseract-eng@1.0")],
+            3: [_read(six, "rapidocr")],
+        }.get(stage, []),
+        None,
+        out,
+    )
+    assert "E" not in out.values and out.decided_by["E"] == "unsure"
 
 
 def test_without_field3_a_sure_cell_read_against_the_agreeing_reads_leaves_the_vin() -> None:

@@ -33,7 +33,16 @@ from . import decide, find, glyphs, layout, locate, read, recognise, validate
 from .find import Straightened, flatten_light, straighten
 from .layout import HOLDER_FIELDS
 from .reading import Reading
-from .thresholds import BLURRED, GRID_NONE, LEGIBLE, MIN_MARKS, MIN_WORDS_READABLE, ROW_SHIFT_FITS, ROW_SHIFTS
+from .thresholds import (
+    ANCHORS,
+    BLURRED,
+    GRID_NONE,
+    LEGIBLE,
+    MIN_MARKS,
+    MIN_WORDS_READABLE,
+    ROW_SHIFT_FITS,
+    ROW_SHIFTS,
+)
 from .validate import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, vin_valid
 
 __all__ = [
@@ -168,12 +177,19 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
     decide.agreed("2.1", first("2.1"), more("2.1"), validate.maker_key, out)
     decide.agreed("A", first("A"), more("A"), validate.plate, out)
     decide.known_name("D.1", first("D.1"), more("D.1"), validate.make, out)
+    anchored = bool(out.values.keys() & ANCHORS)
     for code, parse in (
         ("D.3", validate.model),
         ("C1.1", validate.name),
         ("C1.2", validate.name),
     ):
-        decide.text_field(code, first(code), more(code), parse, out)
+        if anchored:
+            decide.text_field(code, first(code), more(code), parse, out)
+        elif code in located:
+            # no value of a fixed form (a VIN, a date, a code, a class) came out where the
+            # drawing puts it: the registration is not known to be right, and a free text
+            # checked by nothing but its reads is as likely another row's (thresholds.ANCHORS)
+            out.leave(code, "unanchored")
     for code in PRINTED:
         if code not in out.values and code not in out.unread:
             out.leave(code, "not_found")

@@ -315,7 +315,9 @@ def vin_decide(
             return found
         out.leave("E", "field3_disagrees" if counts else "unsure")
         return found
-    best = counts.most_common(2)
+    # without field 3's check, a VIN stands on opinions (_opinion): the English model read a
+    # 6 as G at both its scales, and two reads of one model are one opinion
+    best = _vin_opinions(found).most_common(2)
     if unsure_field3:
         # field 3 is printed but its reads disagree (or one read alone gave it): of the digits
         # they showed, exactly one confirms a VIN by the rules above. A misread field 3 rarely
@@ -351,7 +353,7 @@ def vin_decide(
         return found
     # a tie settled by every read's vote: the cell recogniser has its vote like the others, no
     # veto (on the specimen's printer font, which it never saw, it was sure of a G for a 6)
-    aligned = _aligned_agreement(counts, found)
+    aligned = _aligned_agreement(_vin_opinions(found), found)
     if aligned is not None:
         out.take("E", aligned[0], "agreement_aligned", min(0.9, 0.6 + 0.08 * aligned[1]))
         return found
@@ -359,11 +361,22 @@ def vin_decide(
     return found
 
 
+def _vin_opinions(found: Sequence[Read]) -> Counter[str]:
+    """Per plausible whole VIN read, the number of opinions (_opinion) that gave it."""
+    given: dict[str, set[str]] = {}
+    for v, r in _vins(found):
+        if vins.plausible(v)[0]:
+            given.setdefault(v, set()).add(_opinion(r))
+    return Counter({v: len(opinions) for v, opinions in given.items()})
+
+
 def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str, int] | None:
-    """Two whole VINs read equally often (each at least VIN_AGREEING times): every read votes
-    at the places where they differ, a read of another length too (an engine that dropped a
-    character elsewhere still read these places), by the character it read there. The VIN whose
-    characters more reads give at all those places, and more than any other, with its votes."""
+    """Two whole VINs given by as many opinions (each by at least VIN_AGREEING): every opinion
+    votes at the places where they differ, by the character its surest read that reaches them
+    all gave there (a read of another length too: an engine that dropped a character elsewhere
+    still read these places). The VIN more opinions give at all those places, with its votes;
+    a tie of opinions settles nothing (the English model's G at two scales and the German
+    model's G against the cells' and RapidOCR's 6 on a held-out PDF)."""
     top = counts.most_common()
     if len(top) < 2 or top[0][1] < VIN_AGREEING:
         return None
@@ -371,7 +384,7 @@ def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str
     if len(tied) < 2:
         return None
     places = [i for i in range(vins.LENGTH) if len({vin[i] for vin in tied}) > 1]
-    votes: Counter[str] = Counter()
+    surest: dict[str, tuple[float, str]] = {}  # opinion -> (sureness, what it read there)
     for r in found:
         if not validate.vin_text(r.text):
             continue
@@ -379,6 +392,10 @@ def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str
         if any(not aligned[i] for i in places):
             continue  # the read does not reach every disputed place
         said = "".join(aligned[i][0][0] for i in places)
+        if _sure(r) > surest.get(_opinion(r), (-1.0, ""))[0]:
+            surest[_opinion(r)] = (_sure(r), said)
+    votes: Counter[str] = Counter()
+    for _, said in surest.values():
         matching = [vin for vin in tied if "".join(vin[i] for i in places) == said]
         if len(matching) == 1:
             votes[matching[0]] += 1
@@ -397,7 +414,12 @@ def _field3_choice(found: Sequence[Read], field3: str) -> tuple[str, int] | None
     gave alike and surely: with field 3 misread, a sure place's weak alternative would make
     almost any digit come true (given a wrong field 3, 145 of 600 tuned documents' reads
     chose a VIN that way).
+    The places are those of whole-length reads of two opinions at least: the cells are cut
+    for 17 characters whatever the crop holds, and where every line read found 16 (a phone
+    photo's crop that lost the first character) the cells' read is no frame to choose in.
     Returns the VIN and how many places differ from the consensus."""
+    if len({_opinion(r) for _, r in _vins(found)}) < 2:
+        return None
     supported = _support(found)
     if supported is None:
         return None

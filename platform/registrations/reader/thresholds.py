@@ -25,6 +25,12 @@ GRID_NONE = 0.12  # below: no ruled panel here at all, nothing to locate
 # one read each, more than where the registration put the form.
 ROW_SHIFTS = (1, -1)
 ROW_SHIFT_FITS = 2
+# The free texts (D.3, C1.1, C1.2) are stored only on a page where one of these fields (a
+# value of fixed form: a VIN, a date, a code, a class) was read where the drawing puts it. On
+# the bench's 220 ZB I, of the free texts stored on pages where none of them was, 6 of 9 were
+# another row's value ("VOLKSWAGEN AG" as the holder's name, "Gartenweg" as the first names,
+# "LIMOUSINE" as D.3): the registration was off, and nothing but the reads checked them.
+ANCHORS = frozenset({"E", "B", "10", "J"})
 
 # -- recognise (recognise.py) ---------------------------------------------------------------
 MIN_MARKS = 20  # fewer character-sized marks: a blank, dark or empty photo (IMGC003)
