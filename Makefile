@@ -188,9 +188,11 @@ bench: install build-web
 ## fonts the reader was trained on). Without a package mirror the documents use the installed
 ## Liberation Mono (or DejaVu Sans Mono) alone and the tests that need the other families skip.
 TEST_FONTS_DIR = var/test-fonts
-TEST_FONT_PACKAGES = fonts-hack fonts-croscore fonts-liberation fonts-dotgothic16 fonts-tlwg-mono-ttf
+# The last three are the cell recogniser's training-only fonts (tools/glyphs_train.py).
+TEST_FONT_PACKAGES = fonts-hack fonts-croscore fonts-liberation fonts-dotgothic16 fonts-tlwg-mono-ttf \
+	fonts-freefont-ttf fonts-noto-mono fonts-jetbrains-mono
 test-fonts:
-	@[ -f $(TEST_FONTS_DIR)/usr/share/fonts/truetype/tlwg/TlwgMono-Bold.ttf ] || { mkdir -p $(TEST_FONTS_DIR) \
+	@[ -f $(TEST_FONTS_DIR)/usr/share/fonts/truetype/jetbrains-mono/JetBrainsMono-Bold.ttf ] || { mkdir -p $(TEST_FONTS_DIR) \
 		&& cd $(TEST_FONTS_DIR) && apt-get download -q $(TEST_FONT_PACKAGES) >/dev/null 2>&1 \
 		&& for deb in *.deb; do dpkg -x $$deb .; done; } \
 		|| echo "Test fonts could not be fetched: the real-layout documents use the installed Liberation Mono (or DejaVu Sans Mono) only"

@@ -603,6 +603,31 @@ def test_field3_read_unsure_the_digit_that_confirms_a_vin_decides() -> None:
     assert "E" not in out.values and out.decided_by["E"] == "field3_unread"
 
 
+def test_a_digit_only_the_cells_read_does_not_confirm_the_cells_own_vin() -> None:
+    # a poor photo: the cells read field 3's 9 as 3 and the VIN's 5 as S, and that VIN agrees
+    # with 3; no line read gave the 3 or a whole VIN. One recogniser's two misreads confirm
+    # nothing: left for review. A line read of the same digit makes it a second opinion.
+    vin = "WV1XNV3V5L26X0524"
+    digit = vins.kba_check_digit(vin)
+    reads = [_read(vin[:5] + vin[6:]), _glyph(vin)]
+
+    out = decide.Decided()
+    decide.vin_decide(
+        reads,
+        _no_more,
+        None,
+        out,
+        unsure_field3=True,
+        field3_seen=frozenset({digit}),
+        field3_cells_only=frozenset({digit}),
+    )
+    assert "E" not in out.values and out.decided_by["E"] == "field3_unread"
+
+    out = decide.Decided()
+    decide.vin_decide(reads, _no_more, None, out, unsure_field3=True, field3_seen=frozenset({digit}))
+    assert out.values["E"] == vin and out.decided_by["E"] == "field3_among"
+
+
 def test_a_vin_that_disagrees_with_field3_is_never_stored() -> None:
     wrong_digit = "0" if FIELD3 != "0" else "1"
     out = decide.Decided()

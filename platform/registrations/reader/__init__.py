@@ -136,7 +136,7 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
     def more(code: str) -> decide.Reader:
         return lambda stage: read.more_reads(code, located[code].image, stage) if code in located else []
 
-    field3, seen3 = None, frozenset[str]()
+    field3, seen3, cells3 = None, frozenset[str](), frozenset[str]()
     if "3" in located:
         reads3 = first("3") + more("3")(1)
         field3 = decide.check_digit(reads3)
@@ -144,8 +144,18 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
             reads3 += more("3")(read.OTHER_SCALE) + more("3")(read.SECOND)
             field3 = decide.check_digit(reads3)
         seen3 = frozenset(d for r in reads3 for d in validate.check_digits_seen(r.text))
+        by_lines = {
+            d for r in reads3 if r.engine != glyphs.ENGINE for d in validate.check_digits_seen(r.text)
+        }
+        cells3 = seen3 - by_lines
     decide.vin_decide(
-        first("E"), more("E"), field3, out, unsure_field3="3" in located and field3 is None, field3_seen=seen3
+        first("E"),
+        more("E"),
+        field3,
+        out,
+        unsure_field3="3" in located and field3 is None,
+        field3_seen=seen3,
+        field3_cells_only=cells3,
     )
     if "E" in out.values and "3" in located:
         # field 3 is stored as the VIN's own check digit: the VIN was read against it (or, where

@@ -291,6 +291,7 @@ def vin_decide(
     *,
     unsure_field3: bool = False,
     field3_seen: frozenset[str] = frozenset(),
+    field3_cells_only: frozenset[str] = frozenset(),
 ) -> list[Read]:
     """E from its reads: returns every read made (more are asked for only when needed)."""
     found = list(first)
@@ -327,6 +328,9 @@ def vin_decide(
             for digit in sorted(field3_seen)
             if (decided := _by_field3(found, digit, choose=False)) is not None
             and _vetoed(decided[0], found) is None
+            # a digit only the cells read does not confirm the cells' own VIN: one recogniser
+            # on one blurred photo misreads both alike (a 9 as 3 and a 5 as S, poor photo)
+            and not (digit in field3_cells_only and decided[1] == "field3_glyphs")
         }
         if len(among) == 1:
             out.take("E", among.pop(), "field3_among", 0.8)
