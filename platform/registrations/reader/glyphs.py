@@ -16,6 +16,7 @@ field alone, and a VIN it reads is stored only when field 3 confirms it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -199,26 +200,40 @@ def classify(found: list[np.ndarray], allowed: str = CLASSES) -> list[list[tuple
     return out
 
 
-# one-token fields this stage reads: (the counts of characters printed, the characters they can
-# be). J, the vehicle class, is two characters (M1, N1) or three (L3e: its small e is taken for
-# the network's E): Tesseract's line model reads a value that short poorly, as it does field 3
-FIELDS = {"E": ((vins.LENGTH,), CLASSES), "3": ((1,), CHECK_CLASSES), "J": ((2, 3), "MNL123456789E")}
+@dataclass(frozen=True)
+class Field:
+    """A one-token field this stage reads: the counts of characters it is printed with, the
+    characters they can be, and, for a field of several counts, the check that says which
+    count's read is a value of the field."""
+
+    counts: tuple[int, ...]
+    classes: str
+    is_value: Callable[[str], bool] | None = None
+
+
+# J, the vehicle class, is two characters (M1, N1) or three (L3e: its small e is taken for the
+# network's E): Tesseract's line model reads a value that short poorly, as it does field 3
+FIELDS = {
+    "E": Field((vins.LENGTH,), CLASSES),
+    "3": Field((1,), CHECK_CLASSES),
+    "J": Field((2, 3), "MNL123456789E", lambda text: validate.vehicle_class(text) is not None),
+}
 
 
 def glyph_read(code: str, image: np.ndarray) -> Read | None:
     """The field's value read cell by cell, with each cell's alternatives; None where the
     value does not split into its characters or no network is there. Of a field printed with
     one of several counts of characters, the first count the value splits into whose read is a
-    value of the field (validate.vehicle_class for J)."""
+    value of the field (Field.is_value)."""
     if code not in FIELDS or network() is None:
         return None
-    counts, allowed = FIELDS[code]
-    for count in counts:
+    field = FIELDS[code]
+    for count in field.counts:
         found = cells(image, count)
         if found is None:
             continue
-        choices = classify(found, allowed)
+        choices = classify(found, field.classes)
         text = "".join(alternatives[0][0] for alternatives in choices)
-        if len(counts) == 1 or validate.vehicle_class(text) is not None:
+        if field.is_value is None or field.is_value(text):
             return Read(text, tuple(tuple(a) for a in choices), ENGINE)
     return None
