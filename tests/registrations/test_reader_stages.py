@@ -127,6 +127,31 @@ def test_a_page_registered_a_row_off_is_read_from_its_own_rows(monkeypatch: pyte
     assert reading.boxes["E"] == pytest.approx(right.boxes["E"], abs=0.002)
 
 
+@pytest.mark.parametrize("across_mm", [-4.5, 3.0])
+def test_a_page_registered_sideways_off_is_moved_onto_its_label_borders(
+    monkeypatch: pytest.MonkeyPatch, across_mm: float
+) -> None:
+    # a phone photo that cut the form at the picture's edge was registered 4.7 mm off across:
+    # every value lost its first character ("8.12.2024" for 28.12.2024); the middle panel's
+    # edge and label border put it back
+    import registrations.reader as reader
+
+    image, expected = scanned(12, FAMILIES[0])
+    straight = reader.straighten(image)
+    right = document_read(image)
+    flat = straight.flat if straight.flat is not None else find.flatten_light(straight.image)
+    off = reader._rows_moved(straight, flat, 0, across_mm)
+    assert reader._sideways(off.flat) == pytest.approx(across_mm, abs=0.3)
+
+    monkeypatch.setattr(reader, "straighten", lambda picture: off)
+    reading = document_read(image)
+
+    assert reading.vin == expected["E"] == right.vin
+    assert reading.first_registration == right.first_registration is not None
+    assert reading.energy_code == right.energy_code and reading.vehicle_class == right.vehicle_class
+    assert reading.boxes["E"] == pytest.approx(right.boxes["E"], abs=0.003)
+
+
 def test_free_texts_are_not_stored_on_a_page_no_value_of_fixed_form_anchors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

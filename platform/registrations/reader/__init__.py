@@ -42,6 +42,10 @@ from .thresholds import (
     MIN_WORDS_READABLE,
     ROW_SHIFT_FITS,
     ROW_SHIFTS,
+    SIDEWAYS_CLEARER,
+    SIDEWAYS_MIN_MM,
+    SIDEWAYS_REACH_MM,
+    SIDEWAYS_ROWS,
 )
 from .validate import DATE, ELECTRIC, KNOWN_CODES, PLATE, VEHICLE_CLASS, vin_valid
 
@@ -225,12 +229,12 @@ def _looks_right(flat: Any, today: datetime.date) -> int:
     return count
 
 
-def _rows_moved(page: Straightened, flat: Any, rows: int) -> Straightened:
+def _rows_moved(page: Straightened, flat: Any, rows: int, across_mm: float = 0.0) -> Straightened:
     """The page (and its flattened copy `flat`) moved down by `rows` of the data panels' pitch
-    (up where negative): the form's rows repeat every 4.09 mm, and a registration one row off
-    reads every value from its neighbour's row."""
+    (up where negative) and right by `across_mm`: the form's rows repeat every 4.09 mm, and a
+    registration one row off reads every value from its neighbour's row."""
     dy = rows * layout.ROW_PITCH * find.PX_PER_MM
-    move = np.array([[1.0, 0, 0], [0, 1.0, dy], [0, 0, 1.0]])
+    move = np.array([[1.0, 0, across_mm * find.PX_PER_MM], [0, 1.0, dy], [0, 0, 1.0]])
     size = (flat.shape[1], flat.shape[0])
 
     def moved(picture: Any) -> Any:
@@ -240,6 +244,29 @@ def _rows_moved(page: Straightened, flat: Any, rows: int) -> Straightened:
 
     to_page = move @ page.to_page if page.to_page is not None else None
     return replace(page, image=moved(page.image), flat=moved(flat), to_page=to_page)
+
+
+def _sideways(flat: Any) -> float:
+    """How far (mm) the middle panel's two long upright lines (its left edge and its label
+    column's border, 2.8 mm apart, down all its rows) lie right of where the registration put
+    them; 0 where they are there or nowhere clearly elsewhere. A phone photo that cut the form
+    at the picture's edge was registered 4.7 mm off: every value lost its first character."""
+    lines = find.print_lines(flat, find.PX_PER_MM).astype(np.float32) / 255
+    top = round(layout.ROW_TOP * find.PX_PER_MM)
+    bottom = round((layout.ROW_TOP + SIDEWAYS_ROWS * layout.ROW_PITCH) * find.PX_PER_MM)
+    profile = lines[top:bottom].mean(axis=0)
+    edges = (layout.MIDDLE[0], layout.MIDDLE[0] + layout.MIDDLE_LABEL)
+
+    def score(dx: float) -> float:
+        return float(sum(profile[round((x + dx) * find.PX_PER_MM)] for x in edges))
+
+    steps = np.arange(-SIDEWAYS_REACH_MM, SIDEWAYS_REACH_MM + 0.05, 0.1)
+    scores = [score(float(dx)) for dx in steps]
+    best = int(np.argmax(scores))
+    dx = float(steps[best])
+    if abs(dx) < SIDEWAYS_MIN_MM or scores[best] < SIDEWAYS_CLEARER * score(0.0):
+        return 0.0
+    return dx
 
 
 def _fields_by_rows(
@@ -286,6 +313,12 @@ def document_read(image: Image.Image) -> Reading:
         kind = recognise.veto(recognise.outside_text(image, page.quad))
     if not seen.possible or kind is not None:
         return _refused(image, page.grid, seen.score, kind, page)
+    if page.to_page is not None:
+        # a page registered sideways off is moved onto the middle panel's label borders first
+        across = _sideways(flat)
+        if across:
+            page = _rows_moved(page, flat, 0, -across)
+            flat = page.flat if page.flat is not None else flat
     page, out, legible, patterns = _fields_by_rows(page, flat, timezone.localdate())
     score = seen.score + patterns
     if not out.values.keys() & {"E", "B", "10"} and (

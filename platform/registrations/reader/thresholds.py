@@ -31,6 +31,13 @@ ROW_SHIFT_FITS = 2
 # another row's value ("VOLKSWAGEN AG" as the holder's name, "Gartenweg" as the first names,
 # "LIMOUSINE" as D.3): the registration was off, and nothing but the reads checked them.
 ANCHORS = frozenset({"E", "B", "10", "J"})
+# A page registered sideways off: the middle panel's left edge and label border (down its first
+# SIDEWAYS_ROWS rows) looked for SIDEWAYS_REACH_MM either way; the page is moved where they lie
+# at least SIDEWAYS_MIN_MM off and SIDEWAYS_CLEARER times as clearly as where it was put.
+SIDEWAYS_ROWS = 14
+SIDEWAYS_REACH_MM = 6.0
+SIDEWAYS_MIN_MM = 0.5
+SIDEWAYS_CLEARER = 1.5
 
 # -- recognise (recognise.py) ---------------------------------------------------------------
 MIN_MARKS = 20  # fewer character-sized marks: a blank, dark or empty photo (IMGC003)
