@@ -318,7 +318,8 @@ def vin_decide(
         return found
     # without field 3's check, a VIN stands on opinions (_opinion): the English model read a
     # 6 as G at both its scales, and two reads of one model are one opinion
-    best = _vin_opinions(found).most_common(2)
+    opinions = _vin_opinions(found)
+    best = opinions.most_common(2)
     if unsure_field3:
         # field 3 is printed but its reads disagree (or one read alone gave it): of the digits
         # they showed, exactly one confirms a VIN by the rules above. A misread field 3 rarely
@@ -357,7 +358,7 @@ def vin_decide(
         return found
     # a tie settled by every read's vote: the cell recogniser has its vote like the others, no
     # veto (on the specimen's printer font, which it never saw, it was sure of a G for a 6)
-    aligned = _aligned_agreement(_vin_opinions(found), found)
+    aligned = _aligned_agreement(opinions, found)
     if aligned is not None:
         out.take("E", aligned[0], "agreement_aligned", min(0.9, 0.6 + 0.08 * aligned[1]))
         return found
@@ -367,11 +368,12 @@ def vin_decide(
 
 def _vin_opinions(found: Sequence[Read]) -> Counter[str]:
     """Per plausible whole VIN read, the number of opinions (_opinion) that gave it."""
-    given: dict[str, set[str]] = {}
-    for v, r in _vins(found):
-        if vins.plausible(v)[0]:
-            given.setdefault(v, set()).add(_opinion(r))
-    return Counter({v: len(opinions) for v, opinions in given.items()})
+
+    def plausible(text: str) -> str | None:
+        vin = validate.vin_text(text)
+        return vin if len(vin) == vins.LENGTH and vins.plausible(vin)[0] else None
+
+    return Counter({vin: len(said) for vin, said in _given(found, plausible).items()})
 
 
 def _aligned_agreement(counts: Counter[str], found: Sequence[Read]) -> tuple[str, int] | None:
