@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import random
+from typing import Any
 
 import cv2
 import numpy as np
@@ -766,6 +767,37 @@ def test_a_free_text_needs_two_independent_opinions_alike_one_of_them_sure() -> 
         out,
     )
     assert out.values["C1.2"] == "Jürgen"
+
+
+def test_a_1_an_engine_doubts_against_i_leaves_a_free_text_for_review() -> None:
+    """Every engine reads the printer's serifed I of BMW's "I3" as 1 (bench phone and poor
+    photos of the Hack and Liberation families); the English model's second choice at that place
+    is I at 0.80 (thresholds.TEXT_DOUBT). A 0 doubted against O or a 5 against S ("500E") is
+    read right as the digit and stays stored."""
+    deu, eng = "tesseract-deu@1.5", "tesseract-eng@1.5"
+
+    def doubted(text: str, place: int, other: str, confidence: float, engine: str) -> Read:
+        choices = [((c, 0.98),) for c in text if c != " "]
+        choices[place] = ((text[place], 0.98), (other, confidence))
+        return Read(text, tuple(choices), engine)
+
+    def stored(first: Read, again: Read) -> Any:
+        out = decide.Decided()
+        decide.text_field(
+            "D.3",
+            [first],
+            lambda stage: {1: [again], 3: [_read(first.text, "rapidocr")]}.get(stage, []),
+            validate.model,
+            out,
+        )
+        return out.values.get("D.3"), out.decided_by["D.3"]
+
+    assert stored(_read("13", deu), doubted("13", 0, "I", 0.80, eng)) == (None, "unsure")
+    assert stored(_read("13", deu), doubted("13", 0, "l", 0.40, eng)) == (None, "unsure")
+    # a doubt under TEXT_DOUBT, or of another pair, leaves the agreeing value stored
+    assert stored(_read("13", deu), doubted("13", 0, "I", 0.20, eng)) == ("13", "agreement")
+    assert stored(_read("500E", deu), doubted("500E", 1, "O", 0.64, eng)) == ("500E", "agreement")
+    assert stored(_read("IONIQ 5", deu), doubted("IONIQ 5", 5, "S", 0.52, eng)) == ("IONIQ 5", "agreement")
 
 
 def test_a_known_name_needs_two_opinions_and_one_read_printing_it() -> None:

@@ -34,6 +34,7 @@ from .thresholds import (
     PLACE_SURE,
     RAPID_WEIGHT,
     TEXT_AGREEING,
+    TEXT_DOUBT,
     TEXT_SURE,
     VIN_AGREEING,
     VIN_AGREEING_PARTIAL,
@@ -599,8 +600,8 @@ def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str]
 
 def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
     """A free text (D.3, C1.1, C1.2): what TEXT_AGREEING independent opinions (_opinion) give
-    alike, no read giving another, one of them sure (TEXT_SURE); anything else is left for a
-    person. One model's read, however sure, is no ground: Tesseract's German model read
+    alike, no read giving another, one of them sure (TEXT_SURE), no read doubting a 1 against I
+    (TEXT_DOUBT); anything else is left for a person. One model's read, however sure, is no ground: Tesseract's German model read
     "4MATIC" as "AMATIC" and "GTS" as "GIS" at both scales with every character sure; nor is a
     majority: the German and English models read AMATIC where RapidOCR read 4MATIC, the German
     model and RapidOCR "Enyag" where the English one read "Enyaq". Never the ground of another
@@ -609,11 +610,28 @@ def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str]
     said = _said(found, parse)
     key = said.only()
     if key is not None and len(said.opinions[key]) >= TEXT_AGREEING and said.sureness[key] >= TEXT_SURE:
+        if _one_or_i(found):
+            out.leave(code, "unsure")
+            return None
         value = said.spellings[key]
         out.take(code, value, "agreement", said.sureness[key])
         return value
     _left(code, found, said, out, "invalid")
     return None
+
+
+def _one_or_i(found: Sequence[Read]) -> bool:
+    """Whether a read's 1 has I or l as an alternative at TEXT_DOUBT or more: every engine reads
+    the printer's serifed I of BMW's "I3" as 1 (their models prefer a digit beside a digit), and
+    only Tesseract's own second choice tells that the 1 is not sure."""
+    for r in found:
+        for alternatives in r.choices:
+            if alternatives[0][0] != "1":
+                continue
+            for other, confidence in alternatives[1:]:
+                if confidence >= TEXT_DOUBT and other in ("I", "l"):
+                    return True
+    return False
 
 
 def dates_in_order(out: Decided, today: datetime.date) -> None:

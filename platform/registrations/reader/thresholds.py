@@ -126,6 +126,12 @@ TEXT_SURE = 0.9
 # of two models misread alike: "AMATIC" for 4MATIC, "Enyag", "Ema"): on the bench subset the
 # free texts and names stored 14 wrong values in 721 with a majority, 3 in 686 without
 TEXT_AGREEING = 2
+# ... and no read's 1 has I or l as its second choice at this confidence or more: every engine
+# reads the printer's serifed I as 1 beside a digit (BMW's "I3" stored as "13" on 5 of 220 bench
+# documents, 4 of them of the tuned families), where Tesseract's English model still offers I at
+# 0.38-0.89. Only this pair: a 0 doubted against O or a 5 against S (0.52-0.67) was the digit on
+# every bench and dev document ("500E", "IONIQ 5"), and doubting them lost 17 right values
+TEXT_DOUBT = 0.35
 
 # -- glyphs (glyphs.py) --------------------------------------------------------------------
 # The printers' character pitch (mm): 17 VIN characters in 30 mm on the specimen; a printer's
