@@ -36,6 +36,8 @@ from .reading import Reading
 from .thresholds import (
     ANCHORS,
     BLURRED,
+    EDGE_MM,
+    EDGE_REACH_MM,
     GRID_NONE,
     LEGIBLE,
     MIN_MARKS,
@@ -114,8 +116,10 @@ def _boxes(
     return boxes  # type: ignore[return-value]
 
 
-def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int]:
-    """Locate, read and decide every field; the values' legibility; value patterns seen."""
+def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide.Decided, float, int]:
+    """Locate, read and decide every field; the values' legibility; value patterns seen.
+    `inside`: the page's pixels that lay in the picture (_inside); a value that reaches the
+    picture's edge is left for review (`cut_off`)."""
     ink = locate.ink_layer(flat)
     # each field's marks cut once: the printer's offset is measured on the probes' marks, then
     # every field's value is taken from its marks at that offset
@@ -128,6 +132,11 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
         found = locate.line(marks, 0.0 if code in HOLDER_FIELDS else offset) if marks is not None else None
         if found is not None:
             located[code] = found
+    cut_off = [
+        code for code, found in located.items() if inside is not None and _at_edge(found.box, inside, ink)
+    ]
+    for code in cut_off:
+        del located[code]
 
     def first(code: str) -> list[read.Read]:
         if code not in located:
@@ -204,12 +213,47 @@ def _fields(flat: Any, today: datetime.date) -> tuple[decide.Decided, float, int
             # drawing puts it: the registration is not known to be right, and a free text
             # checked by nothing but its reads is as likely another row's (thresholds.ANCHORS)
             out.leave(code, "unanchored")
+    for code in cut_off:
+        # the photo's frame cut the value: what is left of it is no reading of it
+        out.leave(code, "cut_off")
     for code in PRINTED:
         if code not in out.values and code not in out.unread:
             out.leave(code, "not_found")
     # value patterns of the form: a VIN beside E, a date beside B, a known code beside 10
     patterns = sum(code in out.values for code in ("E", "B", "10"))
     return out, locate.legibility(list(located.values())), patterns
+
+
+def _inside(page: Straightened, picture: tuple[int, int]) -> Any:
+    """The page's pixels that lay in the picture (1) or beyond its edge (0): where the photo's
+    frame cut the form, straighten fills the page by repeating the picture's last pixels."""
+    if page.to_page is None:
+        return None
+    width, height = picture
+    return cv2.warpPerspective(
+        np.ones((height, width), np.uint8),
+        page.to_page,
+        (find.WIDTH, find.HEIGHT),
+        flags=cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+
+
+def _at_edge(box: tuple[int, int, int, int], inside: Any, ink: Any) -> bool:
+    """Whether the printer's ink on a value's line runs into the picture's edge (within
+    EDGE_MM of it, up to EDGE_REACH_MM either side of the value's characters): a poor photo
+    cut the form at its left edge, and the holder's names were stored as "artmann" and "ix"
+    (Hartmann, Felix), what the picture still showed of them."""
+    reach = round(EDGE_REACH_MM * find.PX_PER_MM)
+    x0, y0, x1, y1 = box
+    window = (slice(max(0, y0), y1), slice(max(0, x0 - reach), x1 + reach))
+    beyond = inside[window] == 0
+    if not beyond.any():
+        return False
+    strip = round(EDGE_MM * find.PX_PER_MM) * 2 + 1
+    near = cv2.dilate(beyond.astype(np.uint8), np.ones((1, strip), np.uint8)).astype(bool)
+    return bool((near & ~beyond & (ink[window] > 0.5)).any())
 
 
 def _looks_right(flat: Any, today: datetime.date) -> int:
@@ -270,12 +314,12 @@ def _sideways(flat: Any) -> float:
 
 
 def _fields_by_rows(
-    page: Straightened, flat: Any, today: datetime.date
+    page: Straightened, flat: Any, today: datetime.date, picture: tuple[int, int]
 ) -> tuple[Straightened, decide.Decided, float, int]:
     """The fields read where the registration put the form; where none of E, B and 10 came out,
     the page is tried a row up and down (ROW_SHIFTS) and read there when clearly more of them
     show their value's form."""
-    out, legible, patterns = _fields(flat, today)
+    out, legible, patterns = _fields(flat, today, _inside(page, picture))
     if patterns or page.to_page is None:
         return page, out, legible, patterns
     here = _looks_right(flat, today)
@@ -288,7 +332,7 @@ def _fields_by_rows(
     if best is None:
         return page, out, legible, patterns
     shifted = best[1]
-    moved_out, moved_legible, moved_patterns = _fields(shifted.flat, today)
+    moved_out, moved_legible, moved_patterns = _fields(shifted.flat, today, _inside(shifted, picture))
     if moved_patterns > patterns:
         return shifted, moved_out, moved_legible, moved_patterns
     return page, out, legible, patterns
@@ -319,7 +363,7 @@ def document_read(image: Image.Image) -> Reading:
         if across:
             page = _rows_moved(page, flat, 0, -across)
             flat = page.flat if page.flat is not None else flat
-    page, out, legible, patterns = _fields_by_rows(page, flat, timezone.localdate())
+    page, out, legible, patterns = _fields_by_rows(page, flat, timezone.localdate(), image.size)
     score = seen.score + patterns
     if not out.values.keys() & {"E", "B", "10"} and (
         legible < LEGIBLE or recognise.sharpness(page) < BLURRED

@@ -38,6 +38,11 @@ SIDEWAYS_ROWS = 14
 SIDEWAYS_REACH_MM = 6.0
 SIDEWAYS_MIN_MM = 0.5
 SIDEWAYS_CLEARER = 1.5
+# A value the photo's frame cut: the printer's ink on its line runs into the picture's edge
+# (within EDGE_MM of it), up to EDGE_REACH_MM beyond its first or last character (a character
+# cut to a sliver is dropped as a small mark, and the value seems to start at the next one)
+EDGE_MM = 0.3
+EDGE_REACH_MM = 2.0
 
 # -- recognise (recognise.py) ---------------------------------------------------------------
 MIN_MARKS = 20  # fewer character-sized marks: a blank, dark or empty photo (IMGC003)
