@@ -153,6 +153,32 @@ def test_a_page_registered_sideways_off_is_moved_onto_its_label_borders(
     assert reading.boxes["E"] == pytest.approx(right.boxes["E"], abs=0.003)
 
 
+def test_a_quad_too_short_for_the_form_is_carried_on_to_its_proportions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # on a white table the holder panel's pale paper was taken for the table: the quad held
+    # only the two ruled panels (1.42 times as long as high, the form is 2), and no field was
+    # read; the quad is also tried carried on to the form's proportions at either end
+    import registrations.reader as reader
+
+    image, expected = scanned(13, FAMILIES[0])
+    quad, area, extended = find.find_quad(find._to_bgr(image))
+    assert quad is not None and not any(extended)
+    cut = 0.3  # the left 30 % of the paper not found
+    short = np.array(
+        [quad[0] + (quad[1] - quad[0]) * cut, quad[1], quad[2], quad[3] + (quad[2] - quad[3]) * cut],
+        np.float32,
+    )
+    assert len(find._widened(short)) == 3 and find._widened(quad) == []
+    monkeypatch.setattr(find, "find_quad", lambda bgr: (short, area * (1 - cut), (False, False)))
+
+    reading = document_read(image)
+
+    assert reading.is_zlb and reading.vin == expected["E"]
+    assert reading.holder_name == expected["C1.1"]
+    assert reader.straighten(image).quad[0][0] < short[0][0] - 0.2 * (short[1][0] - short[0][0])
+
+
 def test_free_texts_are_not_stored_on_a_page_no_value_of_fixed_form_anchors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -450,6 +450,11 @@ QUAD_REACH_MM = 3.0  # less than a row's pitch (4.09 mm): the rows cannot be mat
 ANCHOR_REACH_MM = 2.0
 FREE_TRIED_BELOW = 0.45  # a held match this good is the form: no free match tried
 FREE_BETTER = 0.08  # a free match this much better than the held one: the quad was not the paper
+# a quad whose long side is less than this many times its short one is not the whole form (its
+# proportions are 2): on the bench, every quad under 1.65 was part of the paper or its shade,
+# and such pages were read wrong or refused; quads of whole forms measured 1.74-2.29 (the
+# perspective of a phone photo)
+QUAD_SHORT = 1.65
 
 
 def register(
@@ -540,26 +545,64 @@ def refine(lines: np.ndarray, homography: np.ndarray) -> tuple[np.ndarray, float
     return result / result[2, 2], float(correlation)
 
 
+def _placed(
+    lines: np.ndarray, score: float, offset: tuple[float, float], scale: tuple[float, float], search_mm: float
+) -> tuple[np.ndarray, float, float | None]:
+    """The template-to-page homography from the anchors found within search_mm of the coarse
+    placement, refined (refine); the anchors' match and the refined fit (None: not refined)."""
+    homography, anchors = register(lines, offset, scale, search_mm)
+    if homography is None:  # too few anchors: the coarse placement
+        homography = np.array([[scale[0], 0, offset[0]], [0, scale[1], offset[1]], [0, 0, 1.0]])
+    if max(score, anchors) < REFINE_FROM:
+        return homography, anchors, None
+    homography, fit = refine(lines, homography)
+    return homography, anchors, fit
+
+
+def _widened(quad: np.ndarray) -> list[np.ndarray]:
+    """Where the quad found is too short for the form (QUAD_SHORT: its long side less than
+    that many times its short one; the form's is 2), the paper it may be a part of: carried on
+    to the form's proportions at its one end, at the other, or at both by half. On a white
+    table the holder panel's pale paper was taken for the table, and the quad held only the
+    two ruled panels."""
+    long = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    short = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    if not short or long / short >= QUAD_SHORT:
+        return []
+    missing = WIDTH_MM / HEIGHT_MM * short / long - 1  # of the long side found
+    top, bottom = (quad[1] - quad[0]) * missing, (quad[2] - quad[3]) * missing
+    return [
+        np.array([quad[0] - top, quad[1], quad[2], quad[3] - bottom], np.float32),
+        np.array([quad[0], quad[1] + top, quad[2] + bottom, quad[3]], np.float32),
+        np.array(
+            [quad[0] - top / 2, quad[1] + top / 2, quad[2] + bottom / 2, quad[3] - bottom / 2], np.float32
+        ),
+    ]
+
+
 def straighten(image: Image.Image) -> Straightened:
     """The document upright at a fixed scale, with its grid evidence. Without a quad the whole
     picture is tried in all four turns (a full-page scan, a grey photocopy)."""
     bgr = _to_bgr(image)
     quad, area, extended = find_quad(bgr)
     scales = (WIDE_SCALES if extended[0] else SCALES, WIDE_SCALES if extended[1] else SCALES)
+    widened = _widened(quad) if quad is not None and not any(extended) else []
     # a whole paper found: the form is where the paper is, a row's pitch off at most
-    reach = QUAD_REACH_MM if quad is not None and not any(extended) else None
-    # each way up (with its light flattened) and the matrix taking picture pixels to its
-    # pixels; its half turn is tried on its grid lines turned (no second page-sized copy)
-    candidates: list[tuple[np.ndarray, np.ndarray, int, np.ndarray]] = []
+    reach = QUAD_REACH_MM if quad is not None and not any(extended) and not widened else None
+    # each way up (with its light flattened), the matrix taking picture pixels to its pixels
+    # and the quad it was cut by; its half turn is tried on its grid lines turned (no second
+    # page-sized copy)
+    candidates: list[tuple[np.ndarray, np.ndarray, int, np.ndarray, Any]] = []
     half_turn = np.array([[-1.0, 0, WIDTH - 1], [0, -1.0, HEIGHT - 1], [0, 0, 1.0]])
     if quad is not None:
-        upright = _warp(bgr, quad)
-        target = np.array([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]], np.float32)
-        warp = cv2.getPerspectiveTransform(quad.astype(np.float32), target).astype(np.float64)
         top = quad[1] - quad[0]
         # the top edge's direction, as a turn of the picture in whole quarters (PIL's sense)
         angle = round(float(np.degrees(np.arctan2(top[1], top[0]))) / 90) * 90 % 360
-        candidates = [(upright, flatten_light(upright), angle, warp)]
+        target = np.array([[0, 0], [WIDTH - 1, 0], [WIDTH - 1, HEIGHT - 1], [0, HEIGHT - 1]], np.float32)
+        for corners in [quad, *widened]:
+            upright = _warp(bgr, corners)
+            warp = cv2.getPerspectiveTransform(corners.astype(np.float32), target).astype(np.float64)
+            candidates.append((upright, flatten_light(upright), angle, warp, corners))
     else:
         height, width = bgr.shape[:2]
         # cv2.ROTATE_90_CLOCKWISE: (x, y) -> (height - 1 - y, x)
@@ -572,12 +615,12 @@ def straighten(image: Image.Image) -> Straightened:
                 whole = cv2.resize(turned, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
                 sx, sy = WIDTH / turned.shape[1], HEIGHT / turned.shape[0]
                 resize = np.array([[sx, 0, 0.5 * sx - 0.5], [0, sy, 0.5 * sy - 0.5], [0, 0, 1.0]])
-                candidates.append((whole, flatten_light(whole), angle, resize @ move))
+                candidates.append((whole, flatten_light(whole), angle, resize @ move, None))
     scored = []
-    for candidate, flat, angle, to_page in candidates:
+    for candidate, flat, angle, to_page, corners in candidates:
         lines = print_lines(flat, MATCH_PX_PER_MM)
         turned_lines = cv2.rotate(lines, cv2.ROTATE_180)
-        scored.append((grid_match(lines, scales, reach), lines, candidate, flat, angle, to_page, False))
+        scored.append((grid_match(lines, scales, reach), lines, candidate, flat, angle, to_page, corners))
         scored.append(
             (
                 grid_match(turned_lines, scales, reach),
@@ -586,10 +629,13 @@ def straighten(image: Image.Image) -> Straightened:
                 flat,
                 (angle + 180) % 360,
                 half_turn @ to_page,
-                True,
+                corners,
             )
         )
-    (score, offset, scale), lines, page, flat, turn, to_page, half = max(scored, key=lambda item: item[0][0])
+    (score, offset, scale), lines, page, flat, turn, to_page, chosen = max(
+        scored, key=lambda item: item[0][0]
+    )
+    quad = chosen if chosen is not None else quad
     del scored, candidates
     if reach is not None and score < FREE_TRIED_BELOW:
         # the quad may not be the paper (a corner in shade, a table of the paper's colour):
@@ -597,11 +643,17 @@ def straighten(image: Image.Image) -> Straightened:
         free = grid_match(lines, scales)
         if free[0] > score + FREE_BETTER:
             (score, offset, scale), reach = free, None
-    homography, anchors = register(lines, offset, scale, SEARCH_MM if reach is None else ANCHOR_REACH_MM)
-    if homography is None:  # too few anchors: the coarse placement
-        homography = np.array([[scale[0], 0, offset[0]], [0, scale[1], offset[1]], [0, 0, 1.0]])
-    if max(score, anchors) >= REFINE_FROM:
-        homography, _ = refine(lines, homography)
+    homography, anchors, fit = _placed(
+        lines, score, offset, scale, SEARCH_MM if reach is None else ANCHOR_REACH_MM
+    )
+    if reach is None and fit is not None:
+        # the wide search may take the anchors a row or two off the coarse placement (the
+        # rows repeat every 4.09 mm, the empty ruled lines below are all alike): a scan whose
+        # paper ran past the picture's edge was read two rows low. The near search is tried
+        # too, and the placement whose lines fit the template better is kept
+        near = _placed(lines, score, offset, scale, ANCHOR_REACH_MM)
+        if near[2] is not None and near[2] > fit:
+            homography, anchors = near[0], near[1]
     # the lines' pixel j lies at j / MATCH_PX_PER_MM + LINES_SHIFT_MM on the page
     homography = np.array([[1.0, 0, LINES_SHIFT_MM], [0, 1.0, LINES_SHIFT_MM], [0, 0, 1.0]]) @ homography
     to_px = np.diag([PX_PER_MM, PX_PER_MM, 1.0])
