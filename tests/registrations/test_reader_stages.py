@@ -314,6 +314,11 @@ def test_the_vetoes_name_what_a_page_is_instead() -> None:
     assert recognise.veto("Zulassungsbescheinigung Teil I") is None
     assert recognise.veto("EG-Übereinstimmungsbescheinigung") == "coc"
     assert recognise.veto("Rechnung Nettobetrag Gesamtbetrag") == "invoice"
+    # on a page with the form's ruling, "Teil li" is a blurred "Teil I" (a poor photo of a ZB I
+    # was refused as a Teil II); the Teil II's own words still veto it
+    assert recognise.veto("Zulassungsbescheinigung Teil li vw") == "teil2"
+    assert recognise.veto("Zulassungsbescheinigung Teil li vw", ruled=True) is None
+    assert recognise.veto("Zulassungsbescheinigung Teil II (Fahrzeugbrief)", ruled=True) == "teil2"
 
 
 def test_a_blank_picture_has_no_marks() -> None:

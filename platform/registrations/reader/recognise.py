@@ -130,8 +130,12 @@ def paper_like(page: Straightened) -> bool:
     return short > 0 and PAPER_ASPECT[0] <= long / short <= PAPER_ASPECT[1]
 
 
-def veto(text: str) -> str | None:
-    if TEIL_II.search(text):
+def veto(text: str, ruled: bool = False) -> str | None:
+    """What the page's text says it is instead of a ZB I (None: nothing). `ruled`: the page
+    has the form's ruling (GRID_WEAK or better), and a header read "Teil li" is the blur of
+    "Teil I" (a poor photo of a ZB I was refused as a Teil II); the Teil II's own words
+    ("Fahrzeugbrief", "Sicherheitscode") still veto it."""
+    if TEIL_II.search(text) and not ruled:
         return "teil2"
     flat = normalise(text)
     for kind, words in VETOES.items():
@@ -189,5 +193,5 @@ def evidence(page: Straightened, flat: np.ndarray) -> Evidence:
         header_hits=sum(word in flat_text for word in HEADER_WORDS),
         teil_i=bool(TEIL_I.search(text)) and not TEIL_II.search(text),
         labels=labels(flat),
-        veto=veto(text),
+        veto=veto(text, ruled=page.grid >= GRID_WEAK),
     )
