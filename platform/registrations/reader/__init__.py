@@ -293,8 +293,9 @@ def _rows_moved(page: Straightened, flat: Any, rows: int, across_mm: float = 0.0
 def _sideways(flat: Any) -> float:
     """How far (mm) the middle panel's two long upright lines (its left edge and its label
     column's border, 2.8 mm apart, down its first SIDEWAYS_ROWS rows) lie right of where the
-    registration put them; 0 where they are there or nowhere clearly elsewhere. A phone photo that cut the form
-    at the picture's edge was registered 4.7 mm off: every value lost its first character."""
+    registration put them; 0 where they are there or nowhere clearly elsewhere. A phone photo
+    that cut the form at the picture's edge was registered 4.7 mm off: every value lost its
+    first character."""
     lines = find.print_lines(flat, find.PX_PER_MM).astype(np.float32) / 255
     top = round(layout.ROW_TOP * find.PX_PER_MM)
     bottom = round((layout.ROW_TOP + SIDEWAYS_ROWS * layout.ROW_PITCH) * find.PX_PER_MM)

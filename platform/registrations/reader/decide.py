@@ -601,8 +601,9 @@ def known_name(code: str, first: list[Read], more: Reader, parse: Callable[[str]
 def text_field(code: str, first: list[Read], more: Reader, parse: Callable[[str], Any], out: Decided) -> Any:
     """A free text (D.3, C1.1, C1.2): what TEXT_AGREEING independent opinions (_opinion) give
     alike, no read giving another, one of them sure (TEXT_SURE), no read doubting a 1 against I
-    (TEXT_DOUBT); anything else is left for a person. One model's read, however sure, is no ground: Tesseract's German model read
-    "4MATIC" as "AMATIC" and "GTS" as "GIS" at both scales with every character sure; nor is a
+    (TEXT_DOUBT); anything else is left for a person. One model's read, however sure, is no
+    ground: Tesseract's German model read "4MATIC" as "AMATIC" and "GTS" as "GIS" at both
+    scales with every character sure; nor is a
     majority: the German and English models read AMATIC where RapidOCR read 4MATIC, the German
     model and RapidOCR "Enyag" where the English one read "Enyaq". Never the ground of another
     decision."""

@@ -559,17 +559,25 @@ def _placed(
     return homography, anchors, fit
 
 
+def proportions(quad: Any) -> float:
+    """A quad's first and third sides (its long ones, as _order puts them) over its second and
+    fourth, each pair's mean; 0 for a quad without height."""
+    corners = np.asarray(quad, np.float64)
+    sides = [float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(4)]
+    long, short = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    return long / short if short > 0 else 0.0
+
+
 def _widened(quad: np.ndarray) -> list[np.ndarray]:
     """Where the quad found is too short for the form (QUAD_SHORT: its long side less than
     that many times its short one; the form's is 2), the paper it may be a part of: carried on
     to the form's proportions at its one end, at the other, or at both by half. On a white
     table the holder panel's pale paper was taken for the table, and the quad held only the
     two ruled panels."""
-    long = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    short = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    if not short or long / short >= QUAD_SHORT:
+    long_over_short = proportions(quad)
+    if not long_over_short or long_over_short >= QUAD_SHORT:
         return []
-    missing = WIDTH_MM / HEIGHT_MM * short / long - 1  # of the long side found
+    missing = WIDTH_MM / HEIGHT_MM / long_over_short - 1  # of the long side found
     top, bottom = (quad[1] - quad[0]) * missing, (quad[2] - quad[3]) * missing
     return [
         np.array([quad[0] - top, quad[1], quad[2], quad[3] - bottom], np.float32),

@@ -24,7 +24,7 @@ from PIL import Image, ImageOps
 from registrations import ocr
 
 from . import layout
-from .find import PX_PER_MM, Straightened
+from .find import PX_PER_MM, Straightened, proportions
 from .locate import label_strip, print_layer
 from .thresholds import BLURRED, GRID_SURE, GRID_WEAK, HEADER_HITS, LABEL_HITS, OCR_TIMEOUT
 from .validate import normalise
@@ -124,10 +124,7 @@ def paper_like(page: Straightened) -> bool:
         return False
     if sharpness(page) >= BLURRED:
         return False
-    quad = np.asarray(page.quad, np.float64)
-    sides = [float(np.linalg.norm(quad[(i + 1) % 4] - quad[i])) for i in range(4)]
-    long, short = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    return short > 0 and PAPER_ASPECT[0] <= long / short <= PAPER_ASPECT[1]
+    return PAPER_ASPECT[0] <= proportions(page.quad) <= PAPER_ASPECT[1]
 
 
 def veto(text: str, ruled: bool = False) -> str | None:
