@@ -264,11 +264,14 @@ def second_engine() -> _Recognizer | None:
     return _SECOND[0]
 
 
-def read_line_second(image: np.ndarray) -> Line | None:
+SECOND_MARGIN = 10  # px of white set around a crop that has none of its own
+
+
+def read_line_second(image: np.ndarray, margin: int = SECOND_MARGIN) -> Line | None:
     """The field by the second engine (recognition only: the crop is the line), or None."""
     engine = second_engine()
     if engine is None:
         return None
-    padded = np.pad(np.ascontiguousarray(image, dtype=np.uint8), 10, constant_values=255)
+    padded = np.pad(np.ascontiguousarray(image, dtype=np.uint8), margin, constant_values=255)
     text, confidence = engine(padded)
     return Line(text.strip(), confidence, engine="rapidocr")

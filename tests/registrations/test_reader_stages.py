@@ -23,6 +23,7 @@ from registrations.reader import (
     locate,
     read,
     recognise,
+    thresholds,
     validate,
 )
 from registrations.reader.read import Read
@@ -283,6 +284,49 @@ def test_a_one_token_value_is_cut_to_its_run_of_characters() -> None:
     assert found.box[0] == left and found.box[2] == left + 20 * 16 + 14
     # a value of several words keeps its words (D.3, "Model 3")
     assert locate.ONE_TOKEN.isdisjoint({"D.3", "D.1", "P.3", "A", "C1.1", "C1.2"})
+
+
+def test_a_values_plain_box_keeps_the_faint_edges_its_cut_out_loses() -> None:
+    # blurred characters: a dark core with a faint fringe below the ink threshold (locate.INK)
+    ink = np.zeros((1050, 2100), np.float32)
+    x0, y0, _, y1 = layout.value_box("B")
+    top = round((y0 + y1) / 2 * 10) - 12
+    left = round(x0 * 10) + 20
+    for i in range(10):
+        x = left + 20 * i
+        ink[top - 2 : top + 26, x - 2 : x + 16] = 0.2  # the fringe
+        ink[top : top + 24, x : x + 14] = 1.0
+
+    found = locate.value(ink, "B")
+
+    assert found is not None and found.plain is not None
+    margin = round(thresholds.PLAIN_MARGIN_MM * find.PX_PER_MM)
+    # the box as it is: its characters' height and the margin, the fringe kept
+    assert found.plain.shape[0] == 24 + 2 * margin
+    assert found.plain[margin - 1, margin + 5] == round(255 * 0.8)
+    # the cut-out keeps the marks above the threshold only, on a wide white margin
+    assert found.image.shape[0] >= found.plain.shape[0] + 20
+    assert (found.image == round(255 * 0.8)).sum() == 0
+
+
+def test_the_second_engine_reads_the_values_plain_box() -> None:
+    # a poor photo (a dev seed of a tuned family, not of the bench): RapidOCR misread its date,
+    # class and code 10 from their cut-out marks ("1.07.05.2017", "M", "+ 004") and reads each
+    # right from the value's box as it is
+    data, expected, tags = documents.real_document(93015, "poor")
+    assert not tags.get("held_out")
+    reading = document_read(scan_prepare(data, **LIMITS).image)
+    assert reading.page is not None and reading.page.flat is not None
+    ink = locate.ink_layer(reading.page.flat)
+    offset = locate.printer_offset(ink)
+    first = datetime.date.fromisoformat(expected["B"]).strftime("%d.%m.%Y")
+    for code, want in (("B", first), ("J", expected["J"]), ("10", expected["10"])):
+        found = locate.value(ink, code, offset)
+        assert found is not None
+        cut_out = read.more_reads(code, found.image, read.SECOND)
+        plain = read.more_reads(code, found.image, read.SECOND, found.plain)
+        assert [r.text for r in plain] == [want], code
+        assert [r.text for r in cut_out] != [want], code
 
 
 def test_a_character_on_the_ruling_keeps_its_base() -> None:

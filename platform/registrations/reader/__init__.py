@@ -147,7 +147,10 @@ def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide
         return reads + ([glyph] if glyph is not None else [])
 
     def more(code: str) -> decide.Reader:
-        return lambda stage: read.more_reads(code, located[code].image, stage) if code in located else []
+        if code not in located:
+            return lambda stage: []
+        found = located[code]
+        return lambda stage: read.more_reads(code, found.image, stage, found.plain)
 
     field3, seen3, cells3 = None, frozenset[str](), frozenset[str]()
     if "3" in located:

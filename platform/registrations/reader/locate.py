@@ -18,7 +18,15 @@ import numpy as np
 
 from . import layout
 from .find import PX_PER_MM
-from .thresholds import CHAR_HEIGHT_MM, INK, LINE_DARKER, LINE_THICKER, SEARCH_ABOVE_MM, SEARCH_BELOW_MM
+from .thresholds import (
+    CHAR_HEIGHT_MM,
+    INK,
+    LINE_DARKER,
+    LINE_THICKER,
+    PLAIN_MARGIN_MM,
+    SEARCH_ABOVE_MM,
+    SEARCH_BELOW_MM,
+)
 
 CHAR = CHAR_HEIGHT_MM * PX_PER_MM
 # fields every form has a value in, at the left of their row: they tell the printer's offset
@@ -48,6 +56,9 @@ class Located:
     box: tuple[int, int, int, int]  # page pixels (x0, y0, x1, y1) of the characters
     centre_offset: float  # mm: the value's centre below the row's centre
     strength: float  # the characters' mean ink (0..1): how legible they are
+    # the value's box in the ink layer as it is, dark on white, PLAIN_MARGIN_MM around: for the
+    # second engine, which reads whole blurred strokes better than their cut-out marks
+    plain: np.ndarray | None = None
 
 
 def _search_box(code: str, dy: float) -> tuple[int, int, int, int]:
@@ -282,6 +293,8 @@ def line(found: Marks, offset: float = 0.0) -> Located | None:
         (255 * (1 - cut)).astype(np.uint8), 12, 12, 12, 12, cv2.BORDER_CONSTANT, value=255
     )
     strokes = region[keep]
+    margin = round(PLAIN_MARGIN_MM * PX_PER_MM)
+    plain = region[max(0, top - margin) : bottom + margin, max(0, left - margin) : right + margin]
     centre_mm = (y0 + (top + bottom) / 2) / PX_PER_MM - (row_top + row_bottom) / 2
     return Located(
         code,
@@ -289,6 +302,7 @@ def line(found: Marks, offset: float = 0.0) -> Located | None:
         (x0 + left, y0 + top, x0 + right, y0 + bottom),
         centre_mm,
         float(strokes.mean()) if strokes.size else 0.0,
+        (255 * (1 - plain)).astype(np.uint8),
     )
 
 

@@ -71,8 +71,8 @@ def tesseract(code: str, image: np.ndarray, scale: float, lang: str | None = Non
     return Read(line.text.strip(), line.choices, f"tesseract-{lang}@{scale}")
 
 
-def second(image: np.ndarray) -> Read | None:
-    line = ocr.read_line_second(image)
+def second(image: np.ndarray, margin: int = ocr.SECOND_MARGIN) -> Read | None:
+    line = ocr.read_line_second(image, margin)
     if line is None:
         return None
     return Read(line.text.strip(), line.choices, "rapidocr")
@@ -115,12 +115,13 @@ def first_read(code: str, image: np.ndarray) -> list[Read]:
 OTHER_MODEL, OTHER_SCALE, SECOND = 1, 2, 3  # the stages of more_reads
 
 
-def more_reads(code: str, image: np.ndarray, stage: int) -> list[Read]:
+def more_reads(code: str, image: np.ndarray, stage: int, plain: np.ndarray | None = None) -> list[Read]:
     """Further reads of a field the reads so far did not settle, by stage: OTHER_MODEL the other
     language model (its own training data: an independent opinion, decide._opinion),
     OTHER_SCALE the same model at the other scale (not independent: it repeats most of its
-    misreads, but reads a crop its first scale missed), SECOND the second engine. A one-character
-    field (field 3): its plain crop, then the other model, then the second engine."""
+    misreads, but reads a crop its first scale missed), SECOND the second engine, on `plain` (the
+    value's box as it is, locate.Located.plain) where given. A one-character field (field 3): its
+    crop as cut (not repeated), then the other model, then the second engine."""
     whitelist, lang = FIELDS[code]
     other = "deu" if lang == "eng" else "eng"
     if code in SINGLE:
@@ -133,6 +134,6 @@ def more_reads(code: str, image: np.ndarray, stage: int) -> list[Read]:
     elif stage == OTHER_SCALE:
         return [tesseract(code, image, scale) for scale in SCALES[1:]]
     if stage == SECOND and code in SECOND_ENGINE:
-        found = second(image)
+        found = second(image) if plain is None else second(plain, 0)
         return [found] if found is not None else []
     return []

@@ -67,6 +67,15 @@ INK = 0.3  # a pixel is ink from this share of darkness (after the green pre-pri
 # line's piece after it, J unsure); 0.35 measured J 31 -> 32 and code 10 36 -> 37 of 48 (dev)
 LINE_THICKER = 1
 LINE_DARKER = 0.35
+# The second engine (RapidOCR, trained on photographed text) reads the value's box in the ink
+# layer as it is, this far around its characters: not the cut-out marks with a wide white margin
+# that suit Tesseract. On a blurred photo the cut at INK loses the strokes' faint edges and joins
+# neighbours (a VIN read "WANIU I L A6o" from its marks, "WGXNS031FC468879" from its box), and
+# the model's 48 px line then holds the characters at two thirds of its height, not a third.
+# Whole bench set: values stored 1825 -> 1905, wrong ones 1 -> 0; J on poor photos 26.9 -> 44.2 %,
+# phone photos' E 94.5 -> 96.4 %; held-out J 75.0 -> 81.8 %; dev set (tuned, seeds 90000+): 636
+# -> 661 stored, 4 -> 3 wrong. A margin of 0.4 or 0.9 mm measured the same within a value or two
+PLAIN_MARGIN_MM = 0.6
 
 # -- read (read.py) ------------------------------------------------------------------------
 SCALES = (1.5, 1.0)  # Tesseract reads the printer's condensed font best at 1.5x of 10 px/mm
