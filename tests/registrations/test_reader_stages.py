@@ -988,6 +988,47 @@ def test_a_date_or_code_needs_two_independent_opinions() -> None:
     assert "10" not in out.values and out.decided_by["10"] == "unsure"
 
 
+def test_a_date_only_mended_reads_give_against_one_read_as_printed_is_left_unsure() -> None:
+    today = datetime.date(2026, 11, 30)
+
+    def date(text: str) -> datetime.date | None:
+        return validate.date(text, today)
+
+    def as_printed(text: str) -> datetime.date | None:
+        return validate.date(text, today, mend=False)
+
+    # 10.10.2019 with the printer's dotted zeros (a phone photo of a dev seed): both Tesseract
+    # models read "19.1x.2019", a month 18 or 19 that only a zero makes a date, so both mend it
+    # to 19.10.2019; the day's 9 is the same misread. RapidOCR reads 10.10.2019 as printed
+    reads = {1: [_read("19.19.2019", "tesseract-deu@1.5")], 3: [_read("10.10.2019", "rapidocr")]}
+    out = decide.Decided()
+    decide.agreed(
+        "B", [_read("19.18.2019")], lambda stage: reads.get(stage, []), date, out, as_printed=as_printed
+    )
+    assert "B" not in out.values and out.decided_by["B"] == "unsure"
+    # without `as_printed` the two mended reads agree on the wrong date
+    out = decide.Decided()
+    decide.agreed("B", [_read("19.18.2019")], lambda stage: reads.get(stage, []), date, out)
+    assert out.values["B"] == datetime.date(2019, 10, 19)
+    # where no read gives another date as printed, the mended one stands (a clean scan's 18.01.2018
+    # read "18.91.2018" by every engine)
+    out = decide.Decided()
+    decide.agreed("I", [_read("18.91.2018")],
+                  lambda stage: {1: [_read("18.91.2018", "tesseract-deu@1.5")]}.get(stage, []),
+                  date, out, as_printed=as_printed)  # fmt: skip
+    assert out.values["I"] == datetime.date(2018, 1, 18) and out.decided_by["I"] == "agreement"
+    # a date read as printed by two models is stored at once, without the further reads
+    asked: list[int] = []
+
+    def more(stage: int) -> list[Read]:
+        asked.append(stage)
+        return [_read("10.10.2019", "tesseract-deu@1.5")] if stage == 1 else []
+
+    out = decide.Decided()
+    decide.agreed("B", [_read("10.10.2019")], more, date, out, as_printed=as_printed)
+    assert out.values["B"] == datetime.date(2019, 10, 10) and asked == [1]
+
+
 def test_dates_out_of_order_are_not_stored() -> None:
     out = decide.Decided()
     out.take("B", datetime.date(2020, 5, 1), "agreement", 0.9)

@@ -187,8 +187,15 @@ def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide
         "10", first("10"), more("10"), validate.energy_code, out,
         confirm=lambda code: fuel_code is not None and code == fuel_code,
     )  # fmt: skip
-    decide.agreed("B", first("B"), more("B"), lambda t: validate.date(t, today), out)
-    decide.agreed("I", first("I"), more("I"), lambda t: validate.date(t, today), out)
+    for code in ("B", "I"):
+        decide.agreed(
+            code,
+            first(code),
+            more(code),
+            lambda t: validate.date(t, today),
+            out,
+            as_printed=lambda t: validate.date(t, today, mend=False),
+        )
     decide.dates_in_order(out, today)
     bodies: list[tuple[str, ...] | None] = []
 

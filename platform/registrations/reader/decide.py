@@ -467,6 +467,7 @@ def agreed(
     *,
     confirm: Callable[[Any], bool] | None = None,
     confirm_last: Callable[[Any], bool] | None = None,
+    as_printed: Callable[[str], Any] | None = None,
 ) -> Any:
     """A value the form confirms ("confirmed": code 10 by P.3), or one two independent opinions
     (_opinion: the other language model, the second engine, the cell recogniser; never the same
@@ -475,7 +476,18 @@ def agreed(
     any other value. Where that settles nothing, `confirm_last` (asked only then: it may cost a
     read of another field) names the values the form allows: one read's value it allows is
     stored ("confirmed_by_5": J by the body field 5 names), the reads' other values
-    notwithstanding."""
+    notwithstanding. `as_printed` (a date parsed without mending a dotted zero's misreads): a
+    value no read gives as printed is decided on every read, and left unsure where one of them
+    gives another value as printed."""
+
+    def printed(value: Any) -> bool:
+        return as_printed is None or any(as_printed(r.text) == value for r in found)
+
+    def printed_other(value: Any) -> bool:
+        return as_printed is not None and any(
+            (other := as_printed(r.text)) is not None and other != value for r in found
+        )
+
     found = list(first)
     values = [v for r in found if (v := parse(r.text)) is not None]
     if values and confirm is not None and confirm(values[0]):
@@ -483,7 +495,7 @@ def agreed(
         return values[0]
     found += more(OTHER_MODEL)
     given = _given(found, parse)
-    if len(given) == 1 and len(next(iter(given.values()))) >= CODE_AGREEING:
+    if len(given) == 1 and len(next(iter(given.values()))) >= CODE_AGREEING and printed(next(iter(given))):
         value = next(iter(given))
         out.take(code, value, "agreement", 1.0)
         return value
@@ -493,7 +505,11 @@ def agreed(
     if ranked:
         value, said = ranked[0]
         runner_up = len(ranked[1][1]) if len(ranked) > 1 else 0
-        if len(said) >= CODE_AGREEING and len(said) > runner_up:
+        if (
+            len(said) >= CODE_AGREEING
+            and len(said) > runner_up
+            and (printed(value) or not printed_other(value))
+        ):
             rule = "agreement" if len(ranked) == 1 else "majority"
             opinions = {_opinion(r) for r in found if r.text}
             out.take(code, value, rule, min(1.0, 0.5 + 0.5 * len(said) / max(1, len(opinions))))
