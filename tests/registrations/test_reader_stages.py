@@ -478,6 +478,9 @@ def test_the_printers_characters_are_recognised_cell_by_cell(family: str) -> Non
     # J, two or three characters: cut into as many cells as make a vehicle class
     klass = glyphs.glyph_read("J", _located(image, "J"))
     assert klass is not None and validate.vehicle_class(klass.text) == expected["J"], (klass, expected["J"])
+    # code 10, four digits: the printers' dotted or slashed zeros (Tesseract reads them as 6, 8, 9)
+    code = glyphs.glyph_read("10", _located(image, "10"))
+    assert code is not None and code.text == expected["10"], (code, expected["10"])
 
 
 # -- decide ---------------------------------------------------------------------------------
