@@ -286,6 +286,17 @@ def test_a_one_token_value_is_cut_to_its_run_of_characters() -> None:
     assert locate.ONE_TOKEN.isdisjoint({"D.3", "D.1", "P.3", "A", "C1.1", "C1.2"})
 
 
+def test_the_registration_date_is_read_by_the_second_engine_too() -> None:
+    # a scanner PDF (a dev seed of a tuned family): both Tesseract models read 27.08.2016 as
+    # "27.08.3016", the English one at its other scale "27.68.2016"; RapidOCR's "27.68.2016"
+    # (its dotted zero put back) is the second opinion that settles it
+    data, expected, tags = documents.real_document(91010, "pdf")
+    assert not tags.get("held_out")
+    reading = document_read(scan_prepare(data, **LIMITS).image)
+    assert reading.registration_date == datetime.date.fromisoformat(expected["I"])
+    assert reading.decided_by["I"] == "agreement"
+
+
 def test_a_values_plain_box_keeps_the_faint_edges_its_cut_out_loses() -> None:
     # blurred characters: a dark core with a faint fringe below the ink threshold (locate.INK)
     ink = np.zeros((1050, 2100), np.float32)
