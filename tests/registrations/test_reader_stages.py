@@ -266,15 +266,26 @@ def test_a_tall_mark_without_a_line_beside_it_is_left_alone() -> None:
     assert not locate._lines_apart(mask, labels, stats)
 
 
+def _characters_in_row(code: str, count: int, fringe: float = 0.0) -> tuple[np.ndarray, int, int]:
+    """A page's ink (0..1) with `count` characters of 14 x 24 px at a pitch of 20 px in `code`'s
+    row, from 2 mm into its value box; `fringe`: a faint edge of that ink 2 px around each (a
+    blurred photo's). (ink, top, left)."""
+    ink = np.zeros((1050, 2100), np.float32)
+    x0, y0, _, y1 = layout.value_box(code)
+    top = round((y0 + y1) / 2 * 10) - 12
+    left = round(x0 * 10) + 20
+    for i in range(count):
+        x = left + 20 * i
+        if fringe:
+            ink[top - 2 : top + 26, x - 2 : x + 16] = fringe
+        ink[top : top + 24, x : x + 14] = 1.0
+    return ink, top, left
+
+
 def test_a_one_token_value_is_cut_to_its_run_of_characters() -> None:
     # a VIN's 17 characters, then (past a gap of several characters) a mark of character size: a
     # label cell's border the registration put off its known place, a piece of a rule
-    ink = np.zeros((1050, 2100), np.float32)
-    x0, y0, _, y1 = layout.value_box("E")
-    top = round((y0 + y1) / 2 * 10) - 12
-    left = round(x0 * 10) + 20
-    for i in range(17):
-        ink[top : top + 24, left + 20 * i : left + 20 * i + 14] = 1.0
+    ink, top, left = _characters_in_row("E", 17)
     stray = left + 20 * 17 + 90
     ink[top : top + 24, stray : stray + 8] = 1.0
 
@@ -299,14 +310,7 @@ def test_the_registration_date_is_read_by_the_second_engine_too() -> None:
 
 def test_a_values_plain_box_keeps_the_faint_edges_its_cut_out_loses() -> None:
     # blurred characters: a dark core with a faint fringe below the ink threshold (locate.INK)
-    ink = np.zeros((1050, 2100), np.float32)
-    x0, y0, _, y1 = layout.value_box("B")
-    top = round((y0 + y1) / 2 * 10) - 12
-    left = round(x0 * 10) + 20
-    for i in range(10):
-        x = left + 20 * i
-        ink[top - 2 : top + 26, x - 2 : x + 16] = 0.2  # the fringe
-        ink[top : top + 24, x : x + 14] = 1.0
+    ink, _, _ = _characters_in_row("B", 10, fringe=0.2)
 
     found = locate.value(ink, "B")
 
