@@ -479,6 +479,7 @@ def agreed(
     notwithstanding. `as_printed` (a date parsed without mending a dotted zero's misreads): a
     value no read gives as printed is decided on every read, and left unsure where one of them
     gives another value as printed."""
+    found = list(first)
 
     def printed(value: Any) -> bool:
         return as_printed is None or any(as_printed(r.text) == value for r in found)
@@ -488,17 +489,17 @@ def agreed(
             (other := as_printed(r.text)) is not None and other != value for r in found
         )
 
-    found = list(first)
     values = [v for r in found if (v := parse(r.text)) is not None]
     if values and confirm is not None and confirm(values[0]):
         out.take(code, values[0], "confirmed", 0.9)
         return values[0]
     found += more(OTHER_MODEL)
     given = _given(found, parse)
-    if len(given) == 1 and len(next(iter(given.values()))) >= CODE_AGREEING and printed(next(iter(given))):
-        value = next(iter(given))
-        out.take(code, value, "agreement", 1.0)
-        return value
+    if len(given) == 1:
+        value, said = next(iter(given.items()))
+        if len(said) >= CODE_AGREEING and printed(value):
+            out.take(code, value, "agreement", 1.0)
+            return value
     found += more(OTHER_SCALE) + more(SECOND)
     given = _given(found, parse)
     ranked = sorted(given.items(), key=lambda item: len(item[1]), reverse=True)

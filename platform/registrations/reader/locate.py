@@ -58,7 +58,7 @@ class Located:
     strength: float  # the characters' mean ink (0..1): how legible they are
     # the value's box in the ink layer as it is, dark on white, PLAIN_MARGIN_MM around: for the
     # second engine, which reads whole blurred strokes better than their cut-out marks
-    plain: np.ndarray | None = None
+    plain: np.ndarray
 
 
 def _search_box(code: str, dy: float) -> tuple[int, int, int, int]:
