@@ -236,7 +236,9 @@ def test_a_value_the_pictures_edge_cuts_is_left_for_review() -> None:
     assert reading.model == whole.model
 
 
-def test_a_town_touching_the_date_under_it_is_cut_apart() -> None:
+# the neck where they touch: a scan's few pixels, a phone photo's blurred strokes (7-9 px)
+@pytest.mark.parametrize("neck", [2, 9])
+def test_a_town_touching_the_date_under_it_is_cut_apart(neck: int) -> None:
     # the issuing town's "g" reaches down into the date's "2": one mark too tall for a character
     char = round(locate.CHAR)
     mask = np.zeros((3 * char, 8 * char), np.uint8)
@@ -244,7 +246,7 @@ def test_a_town_touching_the_date_under_it_is_cut_apart() -> None:
     for x in (0, 1, 2, 4):  # the date's other characters, their tops on one line
         mask[top : top + char, x * 20 + 4 : x * 20 + 18] = 1
     mask[8 : top - 3, 64:78] = 1  # the descender
-    mask[top - 3 : top, 70:72] = 1  # a thin neck where they touch
+    mask[top - 3 : top, 71 - neck // 2 : 71 - neck // 2 + neck] = 1  # the neck where they touch
     mask[top : top + char, 64:78] = 1  # the "2"
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     assert max(stats[1:, 3]) > locate.TALL_MARK * char
@@ -280,6 +282,21 @@ def _characters_in_row(code: str, count: int, fringe: float = 0.0) -> tuple[np.n
             ink[top - 2 : top + 26, x - 2 : x + 16] = fringe
         ink[top : top + 24, x : x + 14] = 1.0
     return ink, top, left
+
+
+def test_the_registration_date_is_found_from_the_end_of_its_label() -> None:
+    # the left panel lies beyond the ruled panels the page is registered on: a photo cut at its
+    # left edge put the date 5.7 mm left of the drawing (36 mm), its first digit at 30.3 mm
+    ink = np.zeros((1050, 2100), np.float32)
+    x0, y0, _, y1 = layout.value_box("I")
+    top = round((y0 + y1) / 2 * 10) - 12
+    left = 303
+    for i in range(9):  # "30.6.2026" as nine marks of character size
+        ink[top : top + 24, left + 20 * i : left + 20 * i + 14] = 1.0
+
+    found = locate.value(ink, "I")
+
+    assert found is not None and found.box[0] == left
 
 
 def test_a_one_token_value_is_cut_to_its_run_of_characters() -> None:

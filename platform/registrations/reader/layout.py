@@ -107,7 +107,12 @@ HOLDER_FIELDS = {
     "C1.1": (2.0, 55.6, 62.0, 61.0),
     "C1.2": (2.0, 67.6, 62.0, 73.0),
     "C1.3": (2.0, 75.8, 62.0, 85.0),
-    "I": (34.5, 93.6, 62.0, 98.4),
+    # the date is looked for from the end of its label ("I Datum:", about 34 mm): the left panel
+    # lies beyond the ruled panels the page is registered on, and on a photo cut at its left edge
+    # the date lay 5.7 mm left of the drawing (its "3" was outside a box from 33.5 mm and "0.6.2026"
+    # was read). The label's own letters are smaller than a value's or a run apart from it
+    # (locate.ONE_TOKEN).
+    "I": (28.0, 93.6, 62.0, 98.4),
 }
 HOLDER_LABELS = {
     "A": ("A Amtliches Kennzeichen", 45.0),  # text, baseline y in mm (the label above the value)
