@@ -180,6 +180,28 @@ def test_a_quad_too_short_for_the_form_is_carried_on_to_its_proportions(
     assert reader.straighten(image).quad[0][0] < short[0][0] - 0.2 * (short[1][0] - short[0][0])
 
 
+def test_the_form_on_a_green_cloth_keeps_its_iris() -> None:
+    # a cloth of the paper's hue but saturated (OpenCV hue 59, saturation 88) joins the paper at
+    # the widest paleness; the paper's yellow to orange iris at its ends must stay with it
+    page, _, _ = documents.real_face(7, family=FAMILIES[0])
+    face = cv2.cvtColor(np.asarray(page.convert("RGB")), cv2.COLOR_RGB2BGR)
+    weave = np.zeros((1500, 2000, 3), np.uint8)
+    weave[:] = (59, 88, 140)
+    weave[(np.indices((1500, 2000)).sum(axis=0) // 40) % 2 == 1] = (59, 84, 150)
+    cloth = cv2.cvtColor(weave, cv2.COLOR_HSV2BGR)
+    width, height = 1400, 700
+    left, top = 300, 400
+    cloth[top : top + height, left : left + width] = cv2.resize(
+        face, (width, height), interpolation=cv2.INTER_AREA
+    )
+
+    quad, _, _ = find.find_quad(cloth)
+
+    assert quad is not None
+    want = np.array([[left, top], [left + width, top], [left + width, top + height], [left, top + height]])
+    assert np.abs(quad - want).max() < 0.02 * width, quad
+
+
 def test_free_texts_are_not_stored_on_a_page_no_value_of_fixed_form_anchors(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -82,11 +82,15 @@ def _to_bgr(image: Image.Image) -> np.ndarray:
 # OpenCV hue (0..180): the pale green middle of the security paper and its yellow to orange
 # iris towards the edges (the specimen's edges: hue 21-23, saturation 75-94)
 PAPER_HUE = (15, 85)
+# below this hue the paper's pixels are its yellow to orange iris: the specimen's iris reaches a
+# saturation of 92-109 (hue 15-35), its green middle stays under 61 (hue 45-85)
+IRIS_HUE = 35
 
 
-def _paper_mask(small: np.ndarray, max_saturation: int = 95) -> np.ndarray:
+def _paper_mask(small: np.ndarray, max_saturation: int, iris_saturation: int) -> np.ndarray:
     """Pale green pixels: the form's security paper, also in shade (hue and a low saturation
-    survive uneven light; tables, hands and white pages fall outside)."""
+    survive uneven light; tables, hands and white pages fall outside): up to `max_saturation`
+    at the green hues, `iris_saturation` at the iris's."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     bright = np.percentile(val, 95)
@@ -94,7 +98,7 @@ def _paper_mask(small: np.ndarray, max_saturation: int = 95) -> np.ndarray:
         (hue >= PAPER_HUE[0])
         & (hue <= PAPER_HUE[1])
         & (sat >= 12)
-        & (sat <= max_saturation)
+        & (sat <= np.where(hue < IRIS_HUE, iris_saturation, max_saturation))
         & (val >= 0.3 * bright)
     )
     mask = mask.astype(np.uint8) * 255
@@ -254,6 +258,13 @@ def _beyond_frame(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray,
 
 
 SOLID = 0.9  # the paper's region fills its hull this well; a textured table around it does not
+# The paleness steps of _paper_region: the most saturation of the green hues, of the iris's
+# hues, and whether the step counts only where it gives one solid piece. A green cloth
+# (saturation 83-93) joins the paper at the first step; at 60 for every hue the paper's own
+# iris came off with it, and a quad that cut the holder panel stored names as "gen" (Jürgen):
+# the second step leaves the iris as it is. It counts only where solid: as the least ragged of
+# pieces none solid, it took a quad that lost a turned phone photo's form.
+PALENESS = ((95, 95, False), (60, 95, True), (60, 60, False), (40, 40, False))
 
 
 def _paper_region(small: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -261,8 +272,8 @@ def _paper_region(small: np.ndarray) -> tuple[np.ndarray, float] | None:
     paleness at which it is one solid piece: a green table or cloth joins the paper at the
     widest paleness (covering nearly all the picture, or as a ragged blob around it)."""
     best: tuple[float, np.ndarray, float] | None = None
-    for max_saturation in (95, 60, 40):
-        mask = _paper_mask(small, max_saturation)
+    for max_saturation, iris_saturation, solid_only in PALENESS:
+        mask = _paper_mask(small, max_saturation, iris_saturation)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             break
@@ -272,7 +283,7 @@ def _paper_region(small: np.ndarray) -> tuple[np.ndarray, float] | None:
         solidity = area / max(1.0, cv2.contourArea(cv2.convexHull(contour)))
         if share < 0.92 and solidity >= SOLID:
             return contour, share
-        if share < 0.92 and (best is None or solidity > best[0]):
+        if share < 0.92 and not solid_only and (best is None or solidity > best[0]):
             best = (solidity, contour, share)
     if best is None:
         return None
