@@ -95,8 +95,9 @@ MIN_CHAR = 0.6
 # where it is two lines touching, it is cut at its thinnest row if that row holds at most
 # TOUCH_WIDTH pixels of it (a descender's tip on a digit's top: a few pixels on a scan, 7-9 on a
 # phone photo's blurred strokes, where 6 px left the issuing town's "g" on the date's "2" or "0"
-# and the date was read as "14.06" or "28.6.2 15": with 0.4 of the capital height, I on the
-# whole bench set's phone photos 81.8 -> 92.7 %, no value stored wrong by it; a character's own
+# and the date was read as "14.06" or "28.6.2 15": with 0.4 of the capital height and the date's
+# wider search box (layout.HOLDER_FIELDS, without which one date cut at its box's edge was stored
+# wrong), I on the whole bench set's phone photos 81.8 -> 94.5 %, none wrong; a character's own
 # stroke across is wider)
 TALL_MARK = 1.6
 TOUCH_WIDTH = round(0.4 * CHAR)
