@@ -10,9 +10,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # Python keeps the bytecode of what it compiled (__pycache__, ignored by git and the Docker
-# build): the test run starts some hundred processes (xdist workers, servers, commands), and
-# compiling the project's source again in each cost 0.7 s of CPU per start (the environment
-# may set PYTHONDONTWRITEBYTECODE=1: an empty value lets Python write it)
+# build): the test run starts many processes (xdist workers, servers, commands), and compiling
+# the project's source again in each cost 0.7 s of CPU per start (the environment may set
+# PYTHONDONTWRITEBYTECODE=1: an empty value lets Python write it)
 export PYTHONDONTWRITEBYTECODE :=
 export CHROMIUM_PATH ?= /usr/bin/chromium
 

@@ -290,14 +290,16 @@ def test_a_tall_mark_without_a_line_beside_it_is_left_alone() -> None:
     assert not locate._lines_apart(mask, labels, stats)
 
 
-def _characters_in_row(code: str, count: int, fringe: float = 0.0) -> tuple[np.ndarray, int, int]:
+def _characters_in_row(
+    code: str, count: int, fringe: float = 0.0, left: int | None = None
+) -> tuple[np.ndarray, int, int]:
     """A page's ink (0..1) with `count` characters of 14 x 24 px at a pitch of 20 px in `code`'s
-    row, from 2 mm into its value box; `fringe`: a faint edge of that ink 2 px around each (a
-    blurred photo's). (ink, top, left)."""
+    row, from `left` (px; default 2 mm into its value box); `fringe`: a faint edge of that ink 2 px
+    around each (a blurred photo's). (ink, top, left)."""
     ink = np.zeros((1050, 2100), np.float32)
     x0, y0, _, y1 = layout.value_box(code)
     top = round((y0 + y1) / 2 * 10) - 12
-    left = round(x0 * 10) + 20
+    left = round(x0 * 10) + 20 if left is None else left
     for i in range(count):
         x = left + 20 * i
         if fringe:
@@ -309,12 +311,7 @@ def _characters_in_row(code: str, count: int, fringe: float = 0.0) -> tuple[np.n
 def test_the_registration_date_is_found_from_the_end_of_its_label() -> None:
     # the left panel lies beyond the ruled panels the page is registered on: a photo cut at its
     # left edge put the date 5.7 mm left of the drawing (36 mm), its first digit at 30.3 mm
-    ink = np.zeros((1050, 2100), np.float32)
-    x0, y0, _, y1 = layout.value_box("I")
-    top = round((y0 + y1) / 2 * 10) - 12
-    left = 303
-    for i in range(9):  # "30.6.2026" as nine marks of character size
-        ink[top : top + 24, left + 20 * i : left + 20 * i + 14] = 1.0
+    ink, _, left = _characters_in_row("I", 9, left=303)  # "30.6.2026" as nine marks
 
     found = locate.value(ink, "I")
 
