@@ -390,6 +390,17 @@ def test_the_second_engine_reads_the_values_plain_box() -> None:
         assert [r.text for r in cut_out] != [want], code
 
 
+def test_a_blurred_date_is_read_from_its_plain_box_too() -> None:
+    # a poor photo (a dev seed of a tuned family, not of the bench): the ink threshold joins the
+    # date's dots to its digits in the cut-out, and no read of it gives a date; Tesseract on the
+    # value's box as it is (read.PLAIN_READ) reads it, and the reads agree
+    data, expected, tags = documents.real_document(93021, "poor")
+    assert not tags.get("held_out")
+    reading = document_read(scan_prepare(data, **LIMITS).image)
+    assert reading.registration_date == datetime.date.fromisoformat(expected["I"])
+    assert "I" not in reading.unread
+
+
 def test_a_character_on_the_ruling_keeps_its_base() -> None:
     # the printer put the value on the row's lower ruling: an L whose base lies in the line (the
     # printer's ink darker than the form's line) keeps its base; the line beside it goes
