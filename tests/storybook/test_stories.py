@@ -459,6 +459,33 @@ STEADY = """() => !document.querySelector('[data-testid=upload-dropzone] [data-t
 # (the scan line lower down) was once taken under CI's load, and requestVideoFrameCallback
 # does not say reliably when a paused video's seek is painted in headless Chromium.
 VARYING = "[data-testid=welcome-qr], video"
+# What a changed picture's message names besides the share and where the change lies, for a
+# change seen once in a while on CI (the B2B code screen, twice): a field focused on arrival
+# (the code input) looks different when the focus went elsewhere or never came; the fonts
+# loaded say whether a theme's font arrived after the picture was due.
+FOCUS_STATE = """() => {
+  const active = document.activeElement;
+  const id = active?.dataset?.testid ? `[${active.dataset.testid}]` : '';
+  const fonts = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family);
+  return `focus: ${active?.tagName}${id}, page focused ${document.hasFocus()}, fonts ${[...new Set(fonts)].join('/')}`;
+}"""
+
+
+STEADY_SHOTS = 5
+
+
+def steady_shot(page: Page) -> bytes:
+    """The screen once two pictures in a row are alike, as Playwright's own toHaveScreenshot
+    takes it: a change still on its way (a focus, a font, a late answer) is waited for rather
+    than caught half done; after STEADY_SHOTS pictures the last one is compared as it is."""
+    shot = page.screenshot(animations="disabled", caret="hide", mask=[page.locator(VARYING)])
+    for _ in range(STEADY_SHOTS - 1):
+        again = page.screenshot(animations="disabled", caret="hide", mask=[page.locator(VARYING)])
+        if again == shot:
+            break
+        page.wait_for_timeout(100)
+        shot = again
+    return shot
 
 
 def changed_share(actual: Image.Image, baseline: Path) -> tuple[float, Image.Image | None]:
@@ -493,8 +520,7 @@ def compare_look(page: Page, name: str) -> str:
     page.evaluate("() => document.fonts.ready")
     page.wait_for_function(STEADY, timeout=10_000)
     page.evaluate(FINISH_TRANSITIONS)
-    shot = page.screenshot(animations="disabled", caret="hide", mask=[page.locator(VARYING)])
-    picture = Image.open(io.BytesIO(shot)).convert("RGB")
+    picture = Image.open(io.BytesIO(steady_shot(page))).convert("RGB")
     if KEEP_SHOTS:
         SHOTS.mkdir(parents=True, exist_ok=True)
         picture.save(SHOTS / f"{name}.png")
@@ -511,7 +537,11 @@ def compare_look(page: Page, name: str) -> str:
         mask.save(DIFFS / f"{name}.diff.png")
     if not baseline.exists():
         return f"no baseline {baseline.name}: run `make storybook-baselines` (the picture: {DIFFS / baseline.name})"
-    return f"{baseline.name}: {share:.2%} of the pixels changed (see {DIFFS}; a wanted change: `make storybook-baselines`)"
+    where = mask.getbbox() if mask is not None else None
+    return (
+        f"{baseline.name}: {share:.2%} of the pixels changed, within {where} (see {DIFFS}; a wanted"
+        f" change: `make storybook-baselines`); {page.evaluate(FOCUS_STATE)}"
+    )
 
 
 # The flow's key screens in the other partner kinds (the stories show the standard kind; the
