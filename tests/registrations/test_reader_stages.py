@@ -486,6 +486,19 @@ def test_a_zero_read_as_6_8_or_9_is_put_back_where_only_it_makes_a_date() -> Non
     assert validate.date("39.98.2699", today) is None
 
 
+def test_a_zero_padded_date_whose_dots_were_lost_is_taken_as_read() -> None:
+    today = datetime.date(2026, 11, 29)
+    # reads of poor photos (the bench's "20.012023", "28062024"): eight digits split one way
+    assert validate.date("20.012023", today) == datetime.date(2023, 1, 20)
+    assert validate.date("28062024", today) == datetime.date(2024, 6, 28)
+    assert validate.date("2801.2024", today) == datetime.date(2024, 1, 28)
+    # as read only: no zero is put back in a read that lost its dots (a dev photo's "1884.2817",
+    # both models, would be 18.04.2017 for a printed 15.04.2017); nor are other digit counts split
+    assert validate.date("1884.2817", today) is None
+    assert validate.date("2342015", today) is None
+    assert validate.date("280620245", today) is None
+
+
 @pytest.mark.parametrize("family", FAMILIES)
 def test_field3_is_read_from_its_repeated_crop(family: str) -> None:
     # a lone character is Tesseract's weak spot (nothing read, a 7 read as a 1): field 3's crop

@@ -19,6 +19,9 @@ VIN_MEND = str.maketrans({"O": "0", "Q": "0", "I": "1", "Θ": "0", "Ø": "0"})
 # a zero printed dotted or slashed, as some printers and fonts do, read as a Greek theta or an Ø
 ZERO_LOOKALIKES = str.maketrans({"θ": "0", "Θ": "0", "ø": "0", "Ø": "0", "O": "0", "o": "0"})
 DATE = re.compile(r"(\d{1,2})\s?[.,]\s?(\d{1,2})\s?[.,]\s?(\d{4})")
+# a zero-padded date (14.01.2018) whose dots an engine dropped on a blurred photo ("20.012023",
+# "28062024"): its eight digits still split one way only; taken as read (no zero mended)
+DOTS_DROPPED = re.compile(r"(?<!\d)(\d{2})[.,]?(\d{2})[.,]?(\d{4})(?!\d)")
 VEHICLE_CLASS = re.compile(r"(M[123]G?|N[123]G?|O[1-4]|L[1-7]E)")
 ENERGY_CODE = re.compile(r"(00\d\d)(?!\d)")
 # the KBA's energy codes (Kraftstoffart / Energiequelle): 0001 Benzin ... 0004 Elektro ...
@@ -87,7 +90,10 @@ def date(text: str, today: datetime.date, *, mend: bool = True) -> datetime.date
     False: the date as read or none."""
     match = DATE.search(text)
     if not match:
-        return None
+        dropped = DOTS_DROPPED.search(text)
+        # as read only: a read that lost its dots and misread a zero is two guesses ("1884.2817",
+        # both models, was mended to 18.04.2017 for a printed 15.04.2017)
+        return _date(*dropped.groups(), today=today) if dropped else None
     parts: tuple[str, str, str] = (match.group(1), match.group(2), match.group(3))
     value = _date(*parts, today=today)
     if value is not None or not mend:
