@@ -50,7 +50,9 @@ SECOND_ENGINE = frozenset({"E", "B", "I", "10", "3", "J", "D.3", "C1.1", "C1.2"}
 # strokes with the ink threshold (dots that join a digit, a 1 that falls apart). On the whole
 # bench set I +3 (one PDF, two poor photos, one of them in the held-out family), nothing stored
 # wrong; for every field the plain read stored one wrong plate and lost a VIN its field 3 had
-# confirmed, so it stays with the dates, where the date's own form (validate.DATE) checks it
+# confirmed, so it stays with the dates, where the date's own form (validate.DATE) checks it.
+# The plain read is the same model, so the same opinion (decide._opinion): it settles a date only
+# with another model or engine reading the same
 PLAIN_READ = frozenset({"B", "I"})
 
 
@@ -129,9 +131,10 @@ def more_reads(code: str, image: np.ndarray, stage: int, plain: np.ndarray | Non
     """Further reads of a field the reads so far did not settle, by stage: OTHER_MODEL the other
     language model (its own training data: an independent opinion, decide._opinion),
     OTHER_SCALE the same model at the other scale (not independent: it repeats most of its
-    misreads, but reads a crop its first scale missed; a date: also its plain box), SECOND the second engine, on `plain` (the
-    value's box as it is, locate.Located.plain) where given. A one-character field (field 3): its
-    crop as cut (not repeated), then the other model, then the second engine."""
+    misreads, but reads a crop its first scale missed; a date also on `plain`, PLAIN_READ),
+    SECOND the second engine, on `plain` (the value's box as it is, locate.Located.plain) where
+    given. A one-character field (field 3): its crop as cut (not repeated), then the other
+    model, then the second engine."""
     whitelist, lang = FIELDS[code]
     other = "deu" if lang == "eng" else "eng"
     if code in SINGLE:
