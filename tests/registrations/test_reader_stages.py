@@ -492,6 +492,9 @@ def test_a_zero_padded_date_whose_dots_were_lost_is_taken_as_read() -> None:
     assert validate.date("20.012023", today) == datetime.date(2023, 1, 20)
     assert validate.date("28062024", today) == datetime.date(2024, 6, 28)
     assert validate.date("2801.2024", today) == datetime.date(2024, 1, 28)
+    # the same bounds as a date with its dots: today is the latest
+    assert validate.date("29112026", today) == today
+    assert validate.date("30112026", today) is None
     # as read only: no zero is put back in a read that lost its dots (a dev photo's "1884.2817",
     # both models, would be 18.04.2017 for a printed 15.04.2017); nor are other digit counts split
     assert validate.date("1884.2817", today) is None

@@ -86,7 +86,8 @@ ZERO_REPAIRS = 2  # at most this many places of one date
 def date(text: str, today: datetime.date, *, mend: bool = True) -> datetime.date | None:
     """A date as printed (14.01.2018, 23.4.2015), between EARLIEST and today. A read that is no
     such date (a month 95, a year 2626) where putting a zero back for a 6, 8 or 9 at the fewest
-    places (at most ZERO_REPAIRS) makes exactly one date is that date; two ways: none. `mend`
+    places (at most ZERO_REPAIRS) makes exactly one date is that date; two ways: none. A
+    zero-padded date whose dots were lost (DOTS_DROPPED) is taken as read, never mended. `mend`
     False: the date as read or none."""
     match = DATE.search(text)
     if not match:
