@@ -18,7 +18,7 @@ export CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test bench fuzz install tools system-deps python-deps node-deps migrate seed build-web collectstatic \
         serve lint typecheck test-web test-py clean build-storybook api-types
-.PHONY: lint-web audit sourcemaps-upload storybook-baselines test-fonts
+.PHONY: lint-web audit sourcemaps-upload storybook-baselines test-fonts lines-model
 
 ## make run: install what is missing, migrate, seed the demo partners, build the app, serve it
 run: install migrate seed build-web collectstatic
@@ -200,6 +200,17 @@ test-fonts:
 		&& cd $(TEST_FONTS_DIR) && apt-get download -q $(TEST_FONT_PACKAGES) >/dev/null 2>&1 \
 		&& for deb in *.deb; do dpkg -x $$deb .; done; } \
 		|| echo "Test fonts could not be fetched: the real-layout documents use the installed Liberation Mono (or DejaVu Sans Mono) only"
+
+## make lines-model: train the reader's line recogniser again (platform/registrations/reader/
+## lines.onnx, committed; tools/lines_train.py): located values of 800 rendered documents, then
+## the network in a torch environment of its own under var/ (torch is not the product's
+## dependency: the reader runs the ONNX file with onnxruntime). About 8 + 20 minutes here.
+LINES_VENV = var/lines-venv
+lines-model: install
+	$(PY) tools/lines_train.py harvest --documents 800 --processes 2
+	@[ -x $(LINES_VENV)/bin/python ] || { $(PYTHON) -m venv $(LINES_VENV) \
+		&& $(LINES_VENV)/bin/pip install -q torch numpy opencv-python-headless onnx; }
+	$(LINES_VENV)/bin/python tools/lines_train.py train $$(ls -t var/lines/crops-800-*.npz | head -1) --epochs 12
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -70,6 +70,9 @@ def _document(job: tuple[Path, dict[str, Any]]) -> dict[str, Any]:
 def run(folder: Path, kinds: set[str] | None = None, processes: int = 2) -> Iterator[dict[str, Any]]:
     samples = json.loads((folder / "index.json").read_text())
     jobs = [(folder, s) for s in samples if kinds is None or s["kind"] in kinds]
+    # set up once here first: on a fresh checkout the workers would each start the embedded
+    # database at once and race to create its folder
+    _start()
     with Pool(processes, initializer=_start) as pool:
         yield from pool.imap(_document, jobs)
 

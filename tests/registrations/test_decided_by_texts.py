@@ -38,7 +38,9 @@ def reader_rules() -> set[str]:
                 if index is not None and len(node.args) > index:
                     rules |= _strings(node.args[index])
             elif isinstance(node, ast.Assign) and any(
-                isinstance(target, ast.Name) and target.id == "rule" for target in node.targets
+                # decide.OWN_RECOGNISERS: the rules of the printers' own recognisers, by name
+                isinstance(target, ast.Name) and target.id in ("rule", "OWN_RECOGNISERS")
+                for target in node.targets
             ):
                 rules |= _strings(node.value)
             elif isinstance(node, ast.Return) and node.value is not None and path.name == "decide.py":
@@ -67,7 +69,15 @@ def text_rules(language: str) -> set[str]:
 def test_the_walk_finds_the_reader_rules() -> None:
     found = reader_rules()
     # a rule of each kind the walk must see: a constant, a conditional one, the VIN's own
-    assert {"agreement", "majority", "field3_choice", "field3_glyphs", "not_found", "unknown"} <= found
+    assert {
+        "agreement",
+        "majority",
+        "field3_choice",
+        "field3_glyphs",
+        "field3_lines",
+        "not_found",
+        "unknown",
+    } <= found
 
 
 def test_every_rule_has_a_german_and_an_english_name() -> None:

@@ -5,7 +5,9 @@
 3. locate.py     each field's value cut out by its label's place and the printer's own ink
 4. read.py       Tesseract (and RapidOCR where installed) with the field's alphabet;
    glyphs.py     the VIN and field 3 cut into character cells, each classified by a small
-                 network trained on the tuned printer fonts (tools/glyphs_train.py)
+                 network trained on the tuned printer fonts (tools/glyphs_train.py);
+   lines.py      the values of a fixed alphabet read whole by a small line network (CTC)
+                 trained the same way (tools/lines_train.py), a third engine
 5. validate.py   each field's form; the VIN against field 3 (registrations.vin)
 6. decide.py     the value and the rule that decided it (decided_by), or unread for review
 
@@ -153,7 +155,7 @@ def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide
         found = located[code]
         return lambda stage: read.more_reads(code, found.image, stage, found.plain)
 
-    field3, seen3, cells3 = None, frozenset[str](), frozenset[str]()
+    field3, seen3, only3 = None, frozenset[str](), dict[str, frozenset[str]]()
     if "3" in located:
         reads3 = first("3") + more("3")(1)
         field3 = decide.check_digit(reads3)
@@ -161,10 +163,12 @@ def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide
             reads3 += more("3")(read.OTHER_SCALE) + more("3")(read.SECOND)
             field3 = decide.check_digit(reads3)
         seen3 = frozenset(d for r in reads3 for d in validate.check_digits_seen(r.text))
-        by_lines = {
-            d for r in reads3 if r.engine != glyphs.ENGINE for d in validate.check_digits_seen(r.text)
+        # per own recogniser, the digits only its reads showed
+        only3 = {
+            engine: seen3
+            - {d for r in reads3 if r.engine != engine for d in validate.check_digits_seen(r.text)}
+            for engine in decide.OWN_RECOGNISERS.values()
         }
-        cells3 = seen3 - by_lines
     decide.vin_decide(
         first("E"),
         more("E"),
@@ -172,7 +176,7 @@ def _fields(flat: Any, today: datetime.date, inside: Any = None) -> tuple[decide
         out,
         unsure_field3="3" in located and field3 is None,
         field3_seen=seen3,
-        field3_cells_only=cells3,
+        field3_only=only3,
     )
     if "E" in out.values and "3" in located:
         # field 3 is stored as the VIN's own check digit: the VIN was read against it (or, where

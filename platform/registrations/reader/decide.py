@@ -15,7 +15,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ import numpy as np
 
 from registrations import vin as vins
 
-from . import glyphs, validate
+from . import glyphs, lines, validate
 from .read import Read
 from .thresholds import (
     ALTERNATIVE_MIN,
@@ -171,10 +171,11 @@ def _known_wmi(vin: str, found: Sequence[Read]) -> str:
     return options[0] if len(options) == 1 else vin
 
 
-def _glyph_vin(found: Sequence[Read]) -> Read | None:
-    """The cell recogniser's full-length read of the VIN (glyphs.py), if any."""
+def _glyph_vin(found: Sequence[Read], engine: str = glyphs.ENGINE) -> Read | None:
+    """The full-length read of the VIN of one of the printers' own recognisers (glyphs.py,
+    lines.py), with a choice per place, if any."""
     return next(
-        (r for r in found if r.engine == glyphs.ENGINE and len(r.text) == vins.LENGTH == len(r.choices)), None
+        (r for r in found if r.engine == engine and len(r.text) == vins.LENGTH == len(r.choices)), None
     )
 
 
@@ -198,34 +199,40 @@ def _blind_conflict(vin: str, found: Sequence[Read]) -> bool:
     start = 3 if vin[:3] in vins.KNOWN_WMI else 0
     for i in range(start, vins.LENGTH):
         char, sure = glyph.choices[i][0]
-        if others[i] != char and vins.same_check_value(others[i], char) and sure >= GLYPH_SURE:
+        if (
+            others[i] != char
+            and vins.same_check_value(others[i], char)
+            and sure >= GLYPH_SURE
+            and not _network_sure(vin, found, i)
+        ):
             return True
     return False
 
 
-def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
-    """The cell recogniser's VIN where it agrees with field 3 and every place of it is backed:
+def _glyphs_confirmed(found: Sequence[Read], field3: str, engine: str = glyphs.ENGINE) -> str | None:
+    """The VIN of one of the printers' own recognisers (`engine`: the cells, glyphs.py, or the
+    line network, lines.py) where it agrees with field 3 and every place of it is backed:
     another engine's read (of any length, aligned to it) gives the same character there first,
-    or the cells are sure of it (GLYPH_SURE) where no other read does, at VIN_CHOICE_PLACES
+    or the recogniser is sure of it (GLYPH_SURE) where no other read does, at VIN_CHOICE_PLACES
     places at most. Two engines and the check digit: the places the line reads miss are those
     their font confusions make (S/5, V/Y, 1/L), and a line read that dropped a character still
     backs the places it read (the consensus of the whole-length reads alone left a dot-matrix
     VIN the cells read right four places from one Tesseract read)."""
-    glyph = _glyph_vin(found)
-    if glyph is None:
+    own = _glyph_vin(found, engine)
+    if own is None:
         return None
-    vin = glyph.text
+    vin = validate.vin_text(own.text)  # the network may give O, I or Q: read as 0 and 1
     if not (vins.plausible(vin)[0] and vins.kba_check_ok(vin, field3)):
         return None
     given: list[set[str]] = [set() for _ in range(vins.LENGTH)]
     for r in found:
-        if r.engine == glyphs.ENGINE or not validate.vin_text(r.text):
+        if r.engine == engine or not validate.vin_text(r.text):
             continue
         for i, place in enumerate(_aligned(vin, r)):
             if place:
                 given[i].add(place[0][0])
     alone = 0
-    for i, cell in enumerate(glyph.choices):
+    for i, cell in enumerate(own.choices):
         char, sure = cell[0]
         if char in given[i]:
             continue
@@ -233,6 +240,17 @@ def _glyphs_confirmed(found: Sequence[Read], field3: str) -> str | None:
             return None
         alone += 1
     return vin if alone <= VIN_CHOICE_PLACES else None
+
+
+def _network_sure(vin: str, found: Sequence[Read], i: int) -> bool:
+    """The line network (lines.py) read the whole VIN and is sure (GLYPH_SURE) of its character
+    at place `i`: where the cells are sure of another, one recogniser of the printers' fonts
+    stands against the other, and the cells' word alone no longer holds the VIN back."""
+    own = _glyph_vin(found, lines.ENGINE)
+    if own is None:
+        return False
+    char, sure = own.choices[i][0]
+    return validate.vin_text(char) == vin[i] and sure >= GLYPH_SURE
 
 
 def _glyphs_disagree(vin: str, found: Sequence[Read]) -> str | None:
@@ -247,7 +265,7 @@ def _glyphs_disagree(vin: str, found: Sequence[Read]) -> str | None:
     start = 3 if vin[:3] in vins.KNOWN_WMI else 0
     for i in range(start, vins.LENGTH):
         char, sure = glyph.choices[i][0]
-        if char != vin[i] and sure >= GLYPH_SURE:
+        if char != vin[i] and sure >= GLYPH_SURE and not _network_sure(vin, found, i):
             return "field3_blind" if vins.same_check_value(char, vin[i]) else "glyphs_disagree"
     return None
 
@@ -267,9 +285,14 @@ def _store_vin(out: Decided, vin: str, rule: str, confidence: float, found: Sequ
     out.take("E", vin, rule, confidence)
 
 
+# the printers' own recognisers, whose whole VIN field 3 may confirm place by place, by rule
+OWN_RECOGNISERS = {"field3_glyphs": glyphs.ENGINE, "field3_lines": lines.ENGINE}
+
+
 def _by_field3(found: Sequence[Read], field3: str, *, choose: bool = True) -> tuple[str, str, float] | None:
     """The VIN field 3 confirms among all the reads, by the first rule that settles it (field3,
-    field3_choice unless not `choose`, field3_glyphs): (VIN, rule, confidence), or None."""
+    field3_choice unless not `choose`, field3_glyphs, field3_lines): (VIN, rule, confidence),
+    or None."""
     counts = Counter(v for v, _ in _vins(found) if vins.plausible(v)[0])
     settled = [(v, n) for v, n in counts.items() if n >= 2 and vins.kba_check_ok(v, field3)]
     if len(settled) == 1:
@@ -278,9 +301,10 @@ def _by_field3(found: Sequence[Read], field3: str, *, choose: bool = True) -> tu
     if chosen is not None:
         vin, changed = chosen
         return _known_wmi(vin, found), "field3_choice", 0.85 if changed <= 1 else 0.75
-    confirmed = _glyphs_confirmed(found, field3)
-    if confirmed is not None:
-        return _known_wmi(confirmed, found), "field3_glyphs", 0.8
+    for rule, engine in OWN_RECOGNISERS.items():
+        confirmed = _glyphs_confirmed(found, field3, engine)
+        if confirmed is not None:
+            return _known_wmi(confirmed, found), rule, 0.8
     return None
 
 
@@ -292,7 +316,7 @@ def vin_decide(
     *,
     unsure_field3: bool = False,
     field3_seen: frozenset[str] = frozenset(),
-    field3_cells_only: frozenset[str] = frozenset(),
+    field3_only: Mapping[str, frozenset[str]] | None = None,
 ) -> list[Read]:
     """E from its reads: returns every read made (more are asked for only when needed)."""
     found = list(first)
@@ -330,9 +354,9 @@ def vin_decide(
             for digit in sorted(field3_seen)
             if (decided := _by_field3(found, digit, choose=False)) is not None
             and _vetoed(decided[0], found) is None
-            # a digit only the cells read does not confirm the cells' own VIN: one recogniser
-            # on one blurred photo misreads both alike (a 9 as 3 and a 5 as S, poor photo)
-            and not (digit in field3_cells_only and decided[1] == "field3_glyphs")
+            # a digit only the cells (or the line network) read does not confirm their own VIN:
+            # one recogniser on one blurred photo misreads both alike (a 9 as 3 and a 5 as S)
+            and digit not in (field3_only or {}).get(OWN_RECOGNISERS.get(decided[1], ""), frozenset())
         }
         if len(among) == 1:
             out.take("E", among.pop(), "field3_among", 0.8)
@@ -424,8 +448,12 @@ def _field3_choice(found: Sequence[Read], field3: str) -> tuple[str, int] | None
     The places are those of whole-length reads of two opinions at least: the cells are cut
     for 17 characters whatever the crop holds, and where every line read found 16 (a phone
     photo's crop that lost the first character) the cells' read is no frame to choose in.
+    One of them is a line read (Tesseract's, RapidOCR's): the cells and the line network alone
+    chose a VIN eight places off on a poor photo (tuned families, seeds 120000+), where every
+    line read was a few characters short.
     Returns the VIN and how many places differ from the consensus."""
-    if len({_opinion(r) for _, r in _vins(found)}) < 2:
+    whole = {_opinion(r) for _, r in _vins(found)}
+    if len(whole) < 2 or not whole - set(OWN_RECOGNISERS.values()):
         return None
     supported = _support(found)
     if supported is None:

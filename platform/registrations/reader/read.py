@@ -16,6 +16,7 @@ import numpy as np
 
 from registrations import ocr
 
+from . import lines
 from .thresholds import SCALES, SINGLE_REPEAT, SINGLE_SCALES
 from .validate import VIN_ALPHABET
 
@@ -134,7 +135,8 @@ def more_reads(code: str, image: np.ndarray, stage: int, plain: np.ndarray | Non
     misreads, but reads a crop its first scale missed; a date also on `plain`, PLAIN_READ),
     SECOND the second engine, on `plain` (the value's box as it is, locate.Located.plain) where
     given. A one-character field (field 3): its crop as cut (not repeated), then the other
-    model, then the second engine."""
+    model, then the second engine. SECOND adds the line recogniser's read of `plain` (lines.py)
+    for the fields it reads."""
     whitelist, lang = FIELDS[code]
     other = "deu" if lang == "eng" else "eng"
     if code in SINGLE:
@@ -149,7 +151,9 @@ def more_reads(code: str, image: np.ndarray, stage: int, plain: np.ndarray | Non
         if code in PLAIN_READ and plain is not None:
             scaled.append(tesseract(code, plain, SCALES[0]))
         return scaled
-    if stage == SECOND and code in SECOND_ENGINE:
-        found = second(image) if plain is None else second(plain, 0)
-        return [found] if found is not None else []
+    if stage == SECOND:
+        found = [second(image) if plain is None else second(plain, 0)] if code in SECOND_ENGINE else []
+        # the printers' own line recogniser (lines.py) on the value's box as it is
+        found.append(lines.line_read(code, plain) if plain is not None else None)
+        return [r for r in found if r is not None]
     return []

@@ -104,9 +104,17 @@ VIN_AGREEING = 2
 #  "field3_glyphs": the cell recogniser's (glyphs.py) VIN agreeing with field 3, each place of it
 #                read the same by another engine's read (aligned, any length) or, at
 #                VIN_CHOICE_PLACES places at most, by the cells alone and surely (GLYPH_SURE)
+#  "field3_lines": the same for the line network's (lines.py) whole VIN; where it is sure
+#                (GLYPH_SURE) of a place the cells are sure of otherwise, the cells' veto
+#                (glyphs_disagree, field3_blind) no longer holds: one recogniser of the
+#                printers' fonts against the other, and field 3 and the other reads decide.
+#                Calibration (poor and phone photos of the tuned families, seeds 120000+, 280
+#                documents, decided again from their reads): VINs stored 122 without the
+#                network's reads, 149 with them and these two rules, none wrong
 #  "field3_among": field 3's reads disagree (or one read alone gave it): of the digits they
-#                showed, exactly one confirms a VIN by "field3" or "field3_glyphs" (not by
-#                field3_choice: choosing among alternatives for several digits finds one too often)
+#                showed, exactly one confirms a VIN by "field3", "field3_glyphs" or "field3_lines"
+#                (not by field3_choice: choosing among alternatives for several digits finds one
+#                too often), and not by a recogniser's own VIN where only it read that digit
 #  "glyphs_disagree" (left unread): a VIN field 3 confirms, but the cell recogniser is sure
 #                (GLYPH_SURE) of another character at one of its places
 #  "field3_blind" (left unread): the two recognisers, each sure, read at one place two characters

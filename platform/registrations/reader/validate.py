@@ -83,12 +83,19 @@ ZERO_MISREADS = "689"
 ZERO_REPAIRS = 2  # at most this many places of one date
 
 
+def _padded_unlike(day: str, month: str) -> bool:
+    """A printer pads day and month alike: both with a zero (04.04.2020) or neither (4.4.2020,
+    4.10.2020). One padded and the other short ("4.04.2020") is a read that lost a character
+    at the start: a crop that cut the 2 of 24.04.2020 (a poor photo) was read so by two engines."""
+    return (len(day) == 1 and month.startswith("0")) or (len(month) == 1 and day.startswith("0"))
+
+
 def date(text: str, today: datetime.date, *, mend: bool = True) -> datetime.date | None:
     """A date as printed (14.01.2018, 23.4.2015), between EARLIEST and today. A read that is no
     such date (a month 95, a year 2626) where putting a zero back for a 6, 8 or 9 at the fewest
     places (at most ZERO_REPAIRS) makes exactly one date is that date; two ways: none. A
-    zero-padded date whose dots were lost (DOTS_DROPPED) is taken as read, never mended. `mend`
-    False: the date as read or none."""
+    zero-padded date whose dots were lost (DOTS_DROPPED) is taken as read, never mended. A day
+    and month padded unlike (_padded_unlike) are no date. `mend` False: the date as read or none."""
     match = DATE.search(text)
     if not match:
         dropped = DOTS_DROPPED.search(text)
@@ -96,6 +103,8 @@ def date(text: str, today: datetime.date, *, mend: bool = True) -> datetime.date
         # both models, was mended to 18.04.2017 for a printed 15.04.2017)
         return _date(*dropped.groups(), today=today) if dropped else None
     parts: tuple[str, str, str] = (match.group(1), match.group(2), match.group(3))
+    if _padded_unlike(parts[0], parts[1]):
+        return None
     value = _date(*parts, today=today)
     if value is not None or not mend:
         return value
@@ -106,7 +115,10 @@ def date(text: str, today: datetime.date, *, mend: bool = True) -> datetime.date
         found = set()
         for chosen in itertools.combinations(places, count):
             mended = "".join("0" if i in chosen else char for i, char in enumerate(joined))
-            repaired = _date(mended[: cuts[0]], mended[cuts[0] : cuts[1]], mended[cuts[1] :], today=today)
+            day, month = mended[: cuts[0]], mended[cuts[0] : cuts[1]]
+            repaired = (
+                None if _padded_unlike(day, month) else _date(day, month, mended[cuts[1] :], today=today)
+            )
             if repaired is not None:
                 found.add(repaired)
         if found:
