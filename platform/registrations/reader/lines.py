@@ -80,11 +80,10 @@ def _session() -> Any:
     return ort.InferenceSession(str(MODEL), sess_options=options, providers=["CPUExecutionProvider"])
 
 
-def line_read(code: str, plain: np.ndarray) -> Any:
-    """`code`'s value box (locate.Located.plain) read by the network: a read.Read, or None
-    where the model is absent (READER_LINES=0) or the field is not one of FIELDS."""
-    from .read import Read  # read.py asks for this read: imported here, not at the top
-
+def line_read(code: str, plain: np.ndarray) -> tuple[str, tuple[tuple[tuple[str, float], ...], ...]] | None:
+    """`code`'s value box (locate.Located.plain) read by the network: its text and per character
+    the alternatives (read.line_network makes it a Read), or None where the model is absent
+    (READER_LINES=0, onnxruntime not installed) or the field is not one of FIELDS."""
     session = _session()
     if session is None or code not in FIELDS or plain.size == 0:
         return None
@@ -92,5 +91,4 @@ def line_read(code: str, plain: np.ndarray) -> Any:
     width = ink.shape[1] + (-ink.shape[1]) % 4
     batch = np.zeros((1, 1, HEIGHT, width), np.float32)
     batch[0, 0, :, : ink.shape[1]] = ink
-    text, choices = decode(session.run(None, {"ink": batch})[0][0])
-    return Read(text, choices, ENGINE)
+    return decode(session.run(None, {"ink": batch})[0][0])

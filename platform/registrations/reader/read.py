@@ -91,6 +91,12 @@ def second(image: np.ndarray, margin: int = ocr.SECOND_MARGIN) -> Read | None:
     return Read(line.text.strip(), line.choices, "rapidocr")
 
 
+def line_network(code: str, plain: np.ndarray) -> Read | None:
+    """The value's box read by the printers' own line network (lines.py), or None."""
+    found = lines.line_read(code, plain)
+    return Read(found[0], found[1], lines.ENGINE) if found is not None else None
+
+
 def _repeated(image: np.ndarray, times: int = SINGLE_REPEAT) -> np.ndarray:
     """A single character's crop trimmed to its ink and set side by side `times` times: Tesseract's
     line model reads a lone character poorly (it often answers nothing, or a 1 for a 7) and a
@@ -154,6 +160,6 @@ def more_reads(code: str, image: np.ndarray, stage: int, plain: np.ndarray | Non
     if stage == SECOND:
         found = [second(image) if plain is None else second(plain, 0)] if code in SECOND_ENGINE else []
         # the printers' own line recogniser (lines.py) on the value's box as it is
-        found.append(lines.line_read(code, plain) if plain is not None else None)
+        found.append(line_network(code, plain) if plain is not None else None)
         return [r for r in found if r is not None]
     return []
