@@ -204,13 +204,13 @@ test-fonts:
 ## make lines-model: train the reader's line recogniser again (platform/registrations/reader/
 ## lines.onnx, committed; tools/lines_train.py): located values of 800 rendered documents, then
 ## the network in a torch environment of its own under var/ (torch is not the product's
-## dependency: the reader runs the ONNX file with onnxruntime). About 8 + 20 minutes here.
+## dependency: the reader runs the ONNX file with onnxruntime). About 8 + 28 minutes here.
 LINES_VENV = var/lines-venv
 lines-model: install
 	$(PY) tools/lines_train.py harvest --documents 800 --processes 2
 	@[ -x $(LINES_VENV)/bin/python ] || { $(PYTHON) -m venv $(LINES_VENV) \
 		&& $(LINES_VENV)/bin/pip install -q torch numpy opencv-python-headless onnx; }
-	$(LINES_VENV)/bin/python tools/lines_train.py train $$(ls -t var/lines/crops-800-*.npz | head -1) --epochs 12
+	$(LINES_VENV)/bin/python tools/lines_train.py train $$(ls -t var/lines/crops-800-*.npz | head -1) --epochs 14
 
 ## make fuzz: schemathesis over every operation of /api/openapi.json (100 examples each,
 ## without and with an owner's token) against gunicorn on the test database; 0 failures

@@ -741,6 +741,33 @@ def _line(text: str, sure: float = 0.95, unsure_at: tuple[int, ...] = ()) -> Rea
     )
 
 
+def test_the_line_networks_unsure_read_is_no_opinion_on_a_date() -> None:
+    # a poor photo: the network unsure of a 3 it read as 8 (0.39), RapidOCR reading the same
+    # 28.08.2016 for a printed 28.03.2016; the two agreed and stored it. Unsure, the network's
+    # read is no opinion; sure of every character, it is one
+    today = datetime.date(2026, 11, 30)
+    rapid = _read("28.08.2016", "rapidocr")
+    unsure = _line("28.08.2016", unsure_at=(4,))
+    out = decide.Decided()
+    decide.agreed(
+        "B",
+        [_read("280.2016")],
+        lambda stage: [rapid, unsure] * (stage == 3),
+        lambda t: validate.date(t, today),
+        out,
+    )
+    assert "B" not in out.values and out.decided_by["B"] == "unsure"
+    out = decide.Decided()
+    decide.agreed(
+        "B",
+        [_read("280.2016")],
+        lambda stage: [rapid, _line("28.08.2016")] * (stage == 3),
+        lambda t: validate.date(t, today),
+        out,
+    )
+    assert out.values["B"] == datetime.date(2016, 8, 28) and out.decided_by["B"] == "agreement"
+
+
 def test_the_line_networks_vin_field3_confirms_place_by_place_is_stored() -> None:
     # a poor photo: Tesseract and RapidOCR each misread a few places, each a different one;
     # the line network reads the VIN field 3 confirms, and another engine backs every place of

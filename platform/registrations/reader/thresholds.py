@@ -109,7 +109,8 @@ VIN_AGREEING = 2
 #                (glyphs_disagree, field3_blind) no longer holds: one recogniser of the
 #                printers' fonts against the other, and field 3 and the other reads decide.
 #                Calibration (poor and phone photos of the tuned families, seeds 120000+, 280
-#                documents, decided again from their reads): VINs stored 122 without the
+#                documents, decided again from their reads, with the network of its first
+#                training): VINs stored 122 without the
 #                network's reads, 149 with them and these two rules, none wrong
 #  "field3_among": field 3's reads disagree (or one read alone gave it): of the digits they
 #                showed, exactly one confirms a VIN by "field3", "field3_glyphs" or "field3_lines"
