@@ -49,32 +49,41 @@ def _setup() -> None:
     django.setup()
 
 
+def located_values(data: bytes, codes: tuple[str, ...]) -> dict[str, Any]:
+    """An upload through the intake and the reader's own stages (find, locate) to the located
+    value (locate.Located) of each of `codes`; none where the intake refused it or a value was
+    not located. tools/lines_train.py harvests with it too."""
+    from registrations.intake import scan_prepare
+    from registrations.reader import find, locate
+
+    try:
+        image = scan_prepare(data, min_size=500, max_pixels=40_000_000).image
+    except Exception:  # noqa: BLE001 - a document the intake refuses gives no values
+        return {}
+    page = find.straighten(image)
+    flat = page.flat if page.flat is not None else find.flatten_light(page.image)
+    ink = locate.ink_layer(flat)
+    cut = {code: locate.marks(ink, code) for code in {*locate.OFFSET_PROBES, *codes}}
+    offset = locate.printer_offset(ink, cut)
+    located = {}
+    for code in codes:
+        marks = cut.get(code)
+        found = locate.line(marks, offset) if marks is not None else None
+        if found is not None:
+            located[code] = found
+    return located
+
+
 def harvest_one(job: tuple[int, str, str]) -> list[tuple[np.ndarray, str]]:
     """The located VIN and field 3 of one document with their printed values (none where the
     intake refused it or a value was not located)."""
     _setup()
-    from registrations.intake import scan_prepare
-    from registrations.reader import find, locate
     from tests.fixtures.zlb.real import documents
 
     seed, condition, family = job
     data, expected, _ = documents.real_document(seed, condition, family=family)
-    try:
-        image = scan_prepare(data, min_size=500, max_pixels=40_000_000).image
-    except Exception:  # noqa: BLE001 - a document the intake refuses gives no cells
-        return []
-    page = find.straighten(image)
-    flat = page.flat if page.flat is not None else find.flatten_light(page.image)
-    ink = locate.ink_layer(flat)
-    cut = {code: locate.marks(ink, code) for code in (*locate.OFFSET_PROBES, "3")}
-    offset = locate.printer_offset(ink, cut)
-    out = []
-    for code in ("E", "3"):
-        marks = cut.get(code)
-        found = locate.line(marks, offset) if marks is not None else None
-        if found is not None:
-            out.append((found.image, expected[code]))
-    return out
+    located = located_values(data, ("E", "3"))
+    return [(located[code].image, expected[code]) for code in ("E", "3") if code in located]
 
 
 def labelled_cells(

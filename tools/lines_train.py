@@ -92,8 +92,10 @@ def harvest_one(job: tuple[int, str, str]) -> list[tuple[np.ndarray, str]]:
     """Each located value of a fixed alphabet of one document, as the reader reads it
     (locate.Located.plain), with its printed text."""
     _setup()
-    from registrations.intake import scan_prepare
-    from registrations.reader import find, layout, locate
+    from glyphs_train import located_values  # tools/, beside this file
+
+    from registrations.reader import layout
+    from registrations.reader.find import PX_PER_MM
     from registrations.reader.thresholds import PLAIN_MARGIN_MM
     from tests.fixtures.zlb.real import documents
 
@@ -109,21 +111,10 @@ def harvest_one(job: tuple[int, str, str]) -> list[tuple[np.ndarray, str]]:
         and TEXT.fullmatch(t)
         and (c not in layout.SEGMENT or layout.SEGMENT[c].rows == 1)
     ]
-    try:
-        image = scan_prepare(data, min_size=500, max_pixels=40_000_000).image
-    except Exception:  # noqa: BLE001 - a document the intake refuses gives no lines
-        return []
-    page = find.straighten(image)
-    flat = page.flat if page.flat is not None else find.flatten_light(page.image)
-    ink = locate.ink_layer(flat)
-    cut = {code: locate.marks(ink, code) for code in {*locate.OFFSET_PROBES, *codes}}
-    offset = locate.printer_offset(ink, cut)
-    margin = round(PLAIN_MARGIN_MM * find.PX_PER_MM)
+    margin = round(PLAIN_MARGIN_MM * PX_PER_MM)
     out = []
-    for code in codes:
-        marks = cut.get(code)
-        found = locate.line(marks, offset) if marks is not None else None
-        if found is not None and fits(found.plain.shape[1], texts[code], margin):
+    for code, found in located_values(data, tuple(codes)).items():
+        if fits(found.plain.shape[1], texts[code], margin):
             out.append((found.plain, texts[code]))
     return out
 

@@ -556,12 +556,12 @@ def test_a_value_is_cut_into_cells_of_the_printers_pitch() -> None:
     assert glyphs.cells(image, 12) is None
 
 
-def _located(image: Image.Image, code: str) -> np.ndarray:
+def _located(image: Image.Image, code: str) -> locate.Located:
     page = find.straighten(image)
     ink = locate.ink_layer(find.flatten_light(page.image))
     found = locate.value(ink, code, locate.printer_offset(ink))
     assert found is not None
-    return found.image
+    return found
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -572,8 +572,8 @@ def test_the_printers_characters_are_recognised_cell_by_cell(family: str) -> Non
         pytest.skip("glyphs.npz absent: python tools/glyphs_train.py")
     image, expected = scanned(13, family)
 
-    vin = glyphs.glyph_read("E", _located(image, "E"))
-    digit = glyphs.glyph_read("3", _located(image, "3"))
+    vin = glyphs.glyph_read("E", _located(image, "E").image)
+    digit = glyphs.glyph_read("3", _located(image, "3").image)
 
     assert vin is not None and len(vin.text) == 17 and len(vin.choices) == 17
     right = sum(a == b for a, b in zip(vin.text, expected["E"], strict=True))
@@ -583,10 +583,10 @@ def test_the_printers_characters_are_recognised_cell_by_cell(family: str) -> Non
         assert printed in [c for c, _ in alternatives] or alternatives[0][1] < 0.9, (vin.choices, printed)
     assert digit is not None and digit.text in glyphs.CHECK_CLASSES
     # J, two or three characters: cut into as many cells as make a vehicle class
-    klass = glyphs.glyph_read("J", _located(image, "J"))
+    klass = glyphs.glyph_read("J", _located(image, "J").image)
     assert klass is not None and validate.vehicle_class(klass.text) == expected["J"], (klass, expected["J"])
     # code 10, four digits: the printers' dotted or slashed zeros (Tesseract reads them as 6, 8, 9)
-    code = glyphs.glyph_read("10", _located(image, "10"))
+    code = glyphs.glyph_read("10", _located(image, "10").image)
     assert code is not None and code.text == expected["10"], (code, expected["10"])
 
 
@@ -627,14 +627,6 @@ def test_the_line_recogniser_collapses_its_steps_and_keeps_its_alternatives() ->
     assert lines.decode(_steps({" ": 0.99}, {" ": 0.99})) == ("", ())
 
 
-def _plain(image: Image.Image, code: str) -> np.ndarray:
-    page = find.straighten(image)
-    ink = locate.ink_layer(find.flatten_light(page.image))
-    found = locate.value(ink, code, locate.printer_offset(ink))
-    assert found is not None
-    return found.plain
-
-
 def test_the_line_recogniser_reads_the_held_out_printer_it_never_saw() -> None:
     # trained on the tuned families and the training-only fonts (tools/lines_train.py): the
     # held-out family's VIN, field 3, dates, class and code 10 are read all the same
@@ -643,7 +635,7 @@ def test_the_line_recogniser_reads_the_held_out_printer_it_never_saw() -> None:
     image, expected = scanned(21, fonts.HELD_OUT.name)
     got = {}
     for code in ("E", "3", "B", "J", "10"):
-        found = read.line_network(code, _plain(image, code))
+        found = read.line_network(code, _located(image, code).plain)
         assert found is not None and found.engine == lines.ENGINE
         got[code] = found
     assert got["E"].text == expected["E"] and len(got["E"].choices) == 17
@@ -658,7 +650,7 @@ def test_the_line_recogniser_is_asked_at_the_second_engines_stage(monkeypatch: p
     if lines._session() is None:
         pytest.skip("lines.onnx absent: see tools/lines_train.py")
     image, expected = scanned(22, FAMILIES[0])
-    plain = _plain(image, "E")
+    plain = _located(image, "E").plain
     engines = [r.engine for r in read.more_reads("E", plain, read.SECOND, plain)]
     assert lines.ENGINE in engines
     # not for a free text, and not without the value's box
