@@ -52,6 +52,10 @@ def columns_with_owner_values() -> set[tuple[str, str]]:
         for column in model._meta.concrete_fields:
             if not isinstance(column, TEXT_FIELDS) and not hasattr(column, "base_field"):
                 continue
+            if column.name == "password":
+                # a salted hash holds none of her values, and its random base64 holds any three
+                # letters now and then: a hash with "ZyX" in it failed a clean CI run
+                continue
             values = model._default_manager.values_list(column.attname, flat=True)
             if any(_is_owners(value) for value in values if value not in (None, "", [], {})):
                 found.add((model._meta.label, column.name))
