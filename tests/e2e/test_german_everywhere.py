@@ -183,7 +183,8 @@ NOT_TEXT = re.compile(
     r"\bOpen Sans\b|\S+@\S+|https?://\S+|\b[\w.-]+\.(?:localhost|example|de|com|org)\b(?::\d+)?\S*"
     r"|(?i:\b[\w-]+\.(?:zip|jpe?g|png|pdf|csv|xlsx|xml|svg|json)\b)"
 )
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
+# a run of letters touching a digit is a code or a hash ("…24add58" once read as "add"), no word
+WORD = re.compile(r"(?<![0-9])[A-Za-zÄÖÜäöüß]+(?![0-9])")
 
 
 def findings(text: str) -> list[str]:
