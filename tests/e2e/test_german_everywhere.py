@@ -184,7 +184,7 @@ NOT_TEXT = re.compile(
     r"|(?i:\b[\w-]+\.(?:zip|jpe?g|png|pdf|csv|xlsx|xml|svg|json)\b)"
 )
 # a run of letters touching a digit is a code or a hash ("…24add58" once read as "add"), no word
-WORD = re.compile(r"(?<![0-9])[A-Za-zÄÖÜäöüß]+(?![0-9])")
+WORD = re.compile(r"(?<![0-9A-Za-zÄÖÜäöüß])[A-Za-zÄÖÜäöüß]+(?![0-9A-Za-zÄÖÜäöüß])")
 
 
 def findings(text: str) -> list[str]:
